@@ -1,0 +1,63 @@
+// MergeAttn::Impl argument checks: run on the host before any kernel launches. The templates only
+// describe each View; the checks and their messages live in src/MergeAttn_Checks.cpp.
+#ifndef MERGEATTN_IMPL_CHECKS_HPP
+#define MERGEATTN_IMPL_CHECKS_HPP
+
+#include <Kokkos_Core.hpp>
+
+#include <cstddef>
+#include <cstdint>
+
+namespace MergeAttn {
+namespace Impl {
+
+/// What the checks need to know of a View: its name in the API, extents, strides and the bytes from
+/// its first to one past its last element.
+struct ViewDesc {
+  const char* name = nullptr;
+  const void* data = nullptr;
+  std::size_t span_bytes = 0;
+  std::size_t value_size = 0;
+  int rank = 0;
+  std::int64_t extent[3] = {0, 0, 0};
+  std::int64_t stride[3] = {0, 0, 0};
+};
+
+template <class View>
+ViewDesc describe_view(const char* name, const View& v) {
+  ViewDesc d;
+  d.name = name;
+  d.data = static_cast<const void*>(v.data());
+  d.value_size = sizeof(typename View::value_type);
+  d.rank = static_cast<int>(View::rank);
+  // The exact range the elements occupy: View::span() of a strided sub-view can reach past it.
+  std::int64_t last = 0;
+  bool empty = false;
+  for (int r = 0; r < d.rank && r < 3; ++r) {
+    d.extent[r] = static_cast<std::int64_t>(v.extent(r));
+    d.stride[r] = static_cast<std::int64_t>(v.stride(r));
+    empty = empty || d.extent[r] == 0;
+    last += (d.extent[r] - 1) * d.stride[r];
+  }
+  d.span_bytes = empty ? 0 : static_cast<std::size_t>(last + 1) * d.value_size;
+  return d;
+}
+
+/// Throws std::invalid_argument, naming `function`, the offending argument and the extents, when
+/// the outputs' extents differ, an LSE is not [num_heads][num_tokens], or an output overlaps
+/// another argument other than as the very same View (output == prefix_output or suffix_output,
+/// output_lse == prefix_lse or suffix_lse). `output_lse` may be null.
+void check_merge_arguments(const char* function, const ViewDesc& output,
+                           const ViewDesc& prefix_output, const ViewDesc& prefix_lse,
+                           const ViewDesc& suffix_output, const ViewDesc& suffix_lse,
+                           const ViewDesc* output_lse);
+
+/// True when the three rank-3 Views can be moved in aligned `pack_bytes`-byte packs along the last
+/// dimension: unit stride there, 16-byte aligned row starts.
+bool can_use_packs(std::size_t pack_bytes, const ViewDesc& a, const ViewDesc& b,
+                   const ViewDesc& c);
+
+}  // namespace Impl
+}  // namespace MergeAttn
+
+#endif  // MERGEATTN_IMPL_CHECKS_HPP

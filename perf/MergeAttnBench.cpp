@@ -1,0 +1,200 @@
+// MergeAttn's main job: Google Benchmark timings of merge_attn_states on the default execution
+// space, each next to a device copy (Kokkos::deep_copy) of the same number of bytes measured in the
+// same run: the practical roofline.
+//
+//   merge_attn_bench [--grid=default|full|smoke] [Google Benchmark flags, e.g. --benchmark_out=f.json]
+//
+// Bytes moved per merge: 2 reads + 1 write of [tokens][heads][head_size] values, plus 3 LSE arrays
+// [heads][tokens] of float (prefix, suffix, output). GB/s = bytes / median time.
+#include <MergeAttn.hpp>
+
+#include <Kokkos_Core.hpp>
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <iostream>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace {
+
+using Exec = Kokkos::DefaultExecutionSpace;
+using Mem = Exec::memory_space;
+
+struct Shape {
+  std::int64_t tokens, heads, head_size;
+};
+
+template <class T>
+const char* type_name() {
+  if (std::is_same<T, float>::value) return "float";
+  if (std::is_same<T, MergeAttn::half_t>::value) return "half";
+  return "bf16";
+}
+
+// Deterministic pseudo-random fill on the device (never zeros: zeros can hide unwritten output).
+template <class V>
+struct FillOutputs {
+  V v;
+  std::uint64_t salt;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t t, const std::int64_t h) const {
+    using Tr = MergeAttn::Impl::ValueTraits<typename V::value_type>;
+    for (std::int64_t d = 0; d < std::int64_t(v.extent(2)); ++d) {
+      std::uint64_t x = (std::uint64_t(t) * 0x9E3779B97F4A7C15ull) ^ (std::uint64_t(h) << 20) ^
+                        std::uint64_t(d) ^ salt;
+      x ^= x >> 29;
+      x *= 0xBF58476D1CE4E5B9ull;
+      x ^= x >> 32;
+      v(t, h, d) = Tr::from_compute(float(x % 2001) * 1e-3f - 1.0f);
+    }
+  }
+};
+
+template <class L>
+struct FillLse {
+  L v;
+  float offset;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t h, const std::int64_t t) const {
+    v(h, t) = offset + float((h * 31 + t * 17) % 97) * 0.05f;
+  }
+};
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+// Median seconds of `reps` timed calls of f, after `warmup` untimed ones; fence before each read.
+template <class F>
+double time_median(F&& f, int warmup, int reps) {
+  for (int i = 0; i < warmup; ++i) f();
+  Kokkos::fence();
+  std::vector<double> t;
+  Kokkos::Timer timer;
+  for (int i = 0; i < reps; ++i) {
+    timer.reset();
+    f();
+    Kokkos::fence();
+    t.push_back(timer.seconds());
+  }
+  return median(t);
+}
+
+template <class T>
+void bench_merge(benchmark::State& state, const Shape s) {
+  using V = Kokkos::View<T***, Kokkos::LayoutRight, Mem>;
+  using L = Kokkos::View<float**, Kokkos::LayoutRight, Mem>;
+  V out(Kokkos::view_alloc("out", Kokkos::WithoutInitializing), s.tokens, s.heads, s.head_size);
+  V pre(Kokkos::view_alloc("pre", Kokkos::WithoutInitializing), s.tokens, s.heads, s.head_size);
+  V suf(Kokkos::view_alloc("suf", Kokkos::WithoutInitializing), s.tokens, s.heads, s.head_size);
+  L pl("pl", s.heads, s.tokens), sl("sl", s.heads, s.tokens), ol("ol", s.heads, s.tokens);
+  using P2 = Kokkos::MDRangePolicy<Exec, Kokkos::Rank<2>, Kokkos::IndexType<std::int64_t>>;
+  Kokkos::parallel_for("fill", P2({0, 0}, {s.tokens, s.heads}), FillOutputs<V>{pre, 1});
+  Kokkos::parallel_for("fill", P2({0, 0}, {s.tokens, s.heads}), FillOutputs<V>{suf, 2});
+  Kokkos::parallel_for("fill", P2({0, 0}, {s.heads, s.tokens}), FillLse<L>{pl, 0.0f});
+  Kokkos::parallel_for("fill", P2({0, 0}, {s.heads, s.tokens}), FillLse<L>{sl, 0.7f});
+
+  const double elements = double(s.tokens) * double(s.heads) * double(s.head_size);
+  const double bytes = 3.0 * elements * sizeof(T) + 3.0 * double(s.tokens * s.heads) * sizeof(float);
+
+  // The roofline: a device copy of the same number of bytes (half read, half written).
+  const std::int64_t copy_bytes = std::int64_t(bytes / 2);
+  Kokkos::View<std::uint8_t*, Mem> csrc(Kokkos::view_alloc("csrc", Kokkos::WithoutInitializing),
+                                        copy_bytes);
+  Kokkos::View<std::uint8_t*, Mem> cdst(Kokkos::view_alloc("cdst", Kokkos::WithoutInitializing),
+                                        copy_bytes);
+  Kokkos::deep_copy(csrc, std::uint8_t(1));
+  const int reps = bytes > 1e8 ? 20 : bytes > 1e6 ? 50 : 200;
+  const double copy_s = time_median([&] { Kokkos::deep_copy(Exec(), cdst, csrc); }, 3, reps);
+
+  const Exec exec;
+  auto merge = [&] { MergeAttn::merge_attn_states(exec, out, pre, pl, suf, sl, ol); };
+  for (int i = 0; i < 3; ++i) merge();  // warm-up
+  Kokkos::fence();
+  std::vector<double> times;
+  Kokkos::Timer timer;
+  for (auto _ : state) {
+    timer.reset();
+    merge();
+    Kokkos::fence();
+    const double t = timer.seconds();
+    times.push_back(t);
+    state.SetIterationTime(t);
+  }
+  const double merge_s = median(times);
+  state.counters["bytes"] = bytes;
+  state.counters["GB/s"] = bytes / merge_s * 1e-9;
+  state.counters["copy_GB/s"] = bytes / copy_s * 1e-9;
+  state.counters["pct_of_copy"] = 100.0 * copy_s / merge_s;
+  state.counters["median_us"] = merge_s * 1e6;
+  state.SetBytesProcessed(std::int64_t(bytes) * std::int64_t(state.iterations()));
+}
+
+std::vector<Shape> grid(const std::string& name) {
+  std::vector<std::int64_t> tokens, heads, dims;
+  if (name == "full") {
+    tokens = {1, 16, 64, 256, 1024, 4096, 16384, 65536};
+    heads = {8, 32, 128};
+    dims = {64, 128, 256, 512, 576};
+  } else if (name == "smoke") {
+    tokens = {1, 256};
+    heads = {8};
+    dims = {128};
+  } else {  // default: trimmed so that the host run takes about a minute on 2 cores
+    tokens = {1, 64, 1024, 16384};
+    heads = {32};
+    dims = {128, 576};
+  }
+  std::vector<Shape> g;
+  for (auto d : dims)
+    for (auto h : heads)
+      for (auto t : tokens) {
+        // Keep each View under 2 GiB: the largest full-grid shapes exceed a host's patience.
+        if (double(t) * h * d * 4 > 2.2e9) continue;
+        g.push_back({t, h, d});
+      }
+  return g;
+}
+
+template <class T>
+void register_type(const std::vector<Shape>& g) {
+  for (const Shape& s : g) {
+    const std::string name = std::string("merge/") + type_name<T>() + "/" +
+                             std::to_string(s.tokens) + "x" + std::to_string(s.heads) + "x" +
+                             std::to_string(s.head_size);
+    benchmark::RegisterBenchmark(name.c_str(), [s](benchmark::State& st) { bench_merge<T>(st, s); })
+        ->UseManualTime()
+        ->Unit(benchmark::kMicrosecond)
+        ->MinTime(0.05);
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string grid_name = "default";
+  std::vector<char*> args;
+  for (int i = 0; i < argc; ++i) {
+    if (std::strncmp(argv[i], "--grid=", 7) == 0)
+      grid_name = argv[i] + 7;
+    else
+      args.push_back(argv[i]);
+  }
+  int n = static_cast<int>(args.size());
+  Kokkos::ScopeGuard kokkos(n, args.data());
+  benchmark::Initialize(&n, args.data());
+  std::cout << "MergeAttn benchmark: execution space " << Exec::name() << ", concurrency "
+            << Exec().concurrency() << ", hardware threads " << std::thread::hardware_concurrency()
+            << ", grid '" << grid_name << "'\n";
+  const auto g = grid(grid_name);
+  register_type<float>(g);
+  register_type<MergeAttn::half_t>(g);
+  register_type<MergeAttn::bfloat16_t>(g);
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

@@ -1,0 +1,148 @@
+// The merge on every backend over a sampled grid of shapes, value types, layouts and with/without
+// output_lse, against the double-precision host reference; and every backend against the others.
+#include "MergeAttnTestUtils.hpp"
+
+#include <algorithm>
+#include <set>
+
+namespace {
+
+using namespace MergeAttnTest;
+
+struct GridCase {
+  std::int64_t tokens, heads, head_size;
+  Layout layout;
+  bool with_output_lse;
+};
+
+const std::int64_t kTokens[] = {1, 7, 256, 613, 4096};
+const std::int64_t kHeads[] = {1, 4, 32, 48};
+const std::int64_t kHeadSizes[] = {1, 7, 32, 48, 64, 72, 96, 100, 128, 256, 576};
+constexpr std::int64_t kElementBudget = std::int64_t(1) << 20;
+
+// Every head size with every layout; tokens, heads and output_lse cycle so that each value of
+// each appears with several others. Tokens shrink (to the next smaller grid value) until a case
+// fits the element budget, which keeps the host suite well inside CI's time.
+std::vector<GridCase> sampled_grid() {
+  std::vector<GridCase> cases;
+  const Layout layouts[] = {Layout::right, Layout::left, Layout::stride};
+  int i = 0;
+  for (std::int64_t d : kHeadSizes) {
+    for (int l = 0; l < 3; ++l, ++i) {
+      int ti = (i * 2 + l) % 5;
+      const std::int64_t h = kHeads[(i + l) % 4];
+      while (ti > 0 && kTokens[ti] * h * d > kElementBudget) --ti;
+      cases.push_back({kTokens[ti], h, d, layouts[l], (i % 2) == 0});
+    }
+  }
+  return cases;
+}
+
+std::string case_name(const GridCase& c) {
+  std::ostringstream s;
+  s << c.tokens << "x" << c.heads << "x" << c.head_size << " " << layout_name(c.layout)
+    << (c.with_output_lse ? " +lse" : "");
+  return s.str();
+}
+
+TEST(MergeStatesGrid, SampleCoversEveryGridValue) {
+  std::set<std::int64_t> t, h, d;
+  std::set<int> layouts_with_lse, layouts_without_lse;
+  for (const GridCase& c : sampled_grid()) {
+    t.insert(c.tokens);
+    h.insert(c.heads);
+    d.insert(c.head_size);
+    (c.with_output_lse ? layouts_with_lse : layouts_without_lse).insert(int(c.layout));
+  }
+  EXPECT_EQ(t.size(), std::size(kTokens));
+  EXPECT_EQ(h.size(), std::size(kHeads));
+  EXPECT_EQ(d.size(), std::size(kHeadSizes));
+  EXPECT_EQ(layouts_with_lse.size(), 3u);
+  EXPECT_EQ(layouts_without_lse.size(), 3u);
+}
+
+template <class Exec>
+class MergeStates : public ::testing::Test {};
+TYPED_TEST_SUITE(MergeStates, Backends, BackendNames);
+
+// The one test body of the grid, run on every enabled backend.
+TYPED_TEST(MergeStates, GridAgainstDoubleReference) {
+  using Exec = TypeParam;
+  std::uint64_t seed = 1;
+  for (const GridCase& c : sampled_grid()) {
+    for_each_value_type([&](auto value) {
+      using T = decltype(value);
+      const auto p = make_problem<T>(c.tokens, c.heads, c.head_size, seed++);
+      RunOptions o;
+      o.layout = c.layout;
+      o.with_output_lse = c.with_output_lse;
+      const auto r = run_merge<Exec>(p, o);
+      check_against_reference(p, r, std::string(Exec::name()) + " " + value_type_name<T>() + " " +
+                                        case_name(c));
+    });
+  }
+}
+
+// Every backend on the same inputs: each against the reference and against every other backend
+// (in a CUDA build this is the comparison of Cuda with OpenMP and Serial).
+template <class... Execs>
+struct RunAll;
+template <>
+struct RunAll<> {
+  template <class T>
+  static void run(const HostProblem<T>&, const RunOptions&, std::vector<HostResult<T>>&,
+                  std::vector<std::string>&) {}
+};
+template <class E, class... Rest>
+struct RunAll<E, Rest...> {
+  template <class T>
+  static void run(const HostProblem<T>& p, const RunOptions& o, std::vector<HostResult<T>>& out,
+                  std::vector<std::string>& names) {
+    out.push_back(run_merge<E>(p, o));
+    names.push_back(E::name());
+    RunAll<Rest...>::run(p, o, out, names);
+  }
+};
+template <class L>
+struct RunAllOf;
+template <class... Es>
+struct RunAllOf<TypeList<Es...>> : RunAll<Es...> {};
+
+TEST(MergeStatesCrossBackend, AllBackendsAgree) {
+  const GridCase cases[] = {{613, 4, 128, Layout::right, true},
+                            {256, 32, 100, Layout::stride, true},
+                            {7, 48, 576, Layout::left, false},
+                            {4096, 1, 72, Layout::right, true}};
+  LseRecipe recipe;
+  recipe.plus_inf_fraction = 0.05;
+  recipe.minus_inf_fraction = 0.05;
+  recipe.nan_fraction = 0.01;
+  std::uint64_t seed = 1000;
+  int compared = 0;
+  for (const GridCase& c : cases) {
+    for_each_value_type([&](auto value) {
+      using T = decltype(value);
+      const auto p = make_problem<T>(c.tokens, c.heads, c.head_size, seed++, recipe);
+      RunOptions o;
+      o.layout = c.layout;
+      o.with_output_lse = c.with_output_lse;
+      std::vector<HostResult<T>> results;
+      std::vector<std::string> names;
+      RunAllOf<BackendList>::run(p, o, results, names);
+      for (std::size_t a = 0; a < results.size(); ++a) {
+        check_against_reference(p, results[a], names[a] + " " + value_type_name<T>() + " " +
+                                                   case_name(c));
+        for (std::size_t b = a + 1; b < results.size(); ++b) {
+          check_backends_agree(p, results[a], results[b],
+                               names[a] + " vs " + names[b] + " " + value_type_name<T>() + " " +
+                                   case_name(c));
+          ++compared;
+        }
+      }
+    });
+  }
+  // A host build has Serial and OpenMP: at least one pair must have been compared.
+  EXPECT_GE(compared, 16) << "fewer than two backends enabled: nothing was compared";
+}
+
+}  // namespace
