@@ -6,6 +6,8 @@
 //
 // Bytes moved per merge: 2 reads + 1 write of [tokens][heads][head_size] values, plus 3 LSE arrays
 // [heads][tokens] of float (prefix, suffix, output). GB/s = bytes / median time.
+#include "PlainCudaMerge.hpp"
+
 #include <MergeAttn.hpp>
 
 #include <Kokkos_Core.hpp>
@@ -131,6 +133,22 @@ void bench_merge(benchmark::State& state, const Shape s) {
   state.counters["copy_GB/s"] = bytes / copy_s * 1e-9;
   state.counters["pct_of_copy"] = 100.0 * copy_s / merge_s;
   state.counters["median_us"] = merge_s * 1e6;
+#if defined(KOKKOS_ENABLE_CUDA)
+  if constexpr (std::is_same<Exec, Kokkos::Cuda>::value) {
+    // The plain-CUDA baseline on identical bytes, when its layout constraint holds.
+    if (s.head_size % (16 / sizeof(T)) == 0) {
+      const double plain_s = time_median(
+          [&] {
+            MergeAttnPerf::plain_merge<T, MergeAttn::Impl::ValueTraits<T>>(
+                exec.cuda_stream(), out.data(), ol.data(), pre.data(), pl.data(), suf.data(),
+                sl.data(), s.tokens, s.heads, int(s.head_size));
+          },
+          3, std::max(reps, int(times.size())));
+      state.counters["plain_us"] = plain_s * 1e6;
+      state.counters["vs_plain"] = merge_s / plain_s;
+    }
+  }
+#endif
   state.SetBytesProcessed(std::int64_t(bytes) * std::int64_t(state.iterations()));
 }
 

@@ -113,14 +113,12 @@ class MergeStatesFunctor {
       lse = Impl::log(sum) + m;
     }
 
-    Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, m_vector_iters), [&](const int i) {
-      if (UsePacks && i < m_num_packs) {
-        merge_pack(t, h, i, mode, wp, ws, fill);
-      } else {
-        const int d = UsePacks ? m_num_packs * pack_size + (i - m_num_packs) : i;
-        merge_element(t, h, d, mode, wp, ws, fill);
-      }
-    });
+    switch (mode) {  // uniform per pair: one branch, then a tight vector loop
+      case PairMode::weighted: merge_row<PairMode::weighted>(team, t, h, wp, ws, fill); break;
+      case PairMode::copy_prefix: merge_row<PairMode::copy_prefix>(team, t, h, wp, ws, fill); break;
+      case PairMode::copy_suffix: merge_row<PairMode::copy_suffix>(team, t, h, wp, ws, fill); break;
+      case PairMode::fill: merge_row<PairMode::fill>(team, t, h, wp, ws, fill); break;
+    }
 
     if constexpr (has_output_lse) {
       Kokkos::single(Kokkos::PerThread(team), [&]() {
@@ -129,47 +127,59 @@ class MergeStatesFunctor {
     }
   }
 
+  // The vector lanes of the team thread move the row: packs (and tail elements), or elements.
+  template <PairMode Mode>
+  KOKKOS_INLINE_FUNCTION void merge_row(const member_type& team, const std::int64_t t,
+                                        const std::int64_t h, const compute_type wp,
+                                        const compute_type ws, const compute_type fill) const {
+    Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, m_vector_iters), [&](const int i) {
+      if (UsePacks && i < m_num_packs) {
+        merge_pack<Mode>(t, h, i, wp, ws, fill);
+      } else {
+        const int d = UsePacks ? m_num_packs * pack_size + (i - m_num_packs) : i;
+        merge_element<Mode>(t, h, d, wp, ws, fill);
+      }
+    });
+  }
+
+  template <PairMode Mode>
   KOKKOS_INLINE_FUNCTION void merge_element(const std::int64_t t, const std::int64_t h,
-                                            const int d, const PairMode mode,
-                                            const compute_type wp, const compute_type ws,
-                                            const compute_type fill) const {
-    switch (mode) {
-      case PairMode::weighted:
-        m_output(t, h, d) = traits::from_compute(wp * traits::to_compute(m_prefix(t, h, d)) +
-                                                 ws * traits::to_compute(m_suffix(t, h, d)));
-        break;
-      case PairMode::copy_prefix: m_output(t, h, d) = m_prefix(t, h, d); break;
-      case PairMode::copy_suffix: m_output(t, h, d) = m_suffix(t, h, d); break;
-      case PairMode::fill: m_output(t, h, d) = traits::from_compute(fill); break;
+                                            const int d, const compute_type wp,
+                                            const compute_type ws, const compute_type fill) const {
+    if constexpr (Mode == PairMode::weighted) {
+      m_output(t, h, d) = traits::from_compute(wp * traits::to_compute(m_prefix(t, h, d)) +
+                                               ws * traits::to_compute(m_suffix(t, h, d)));
+    } else if constexpr (Mode == PairMode::copy_prefix) {
+      m_output(t, h, d) = m_prefix(t, h, d);
+    } else if constexpr (Mode == PairMode::copy_suffix) {
+      m_output(t, h, d) = m_suffix(t, h, d);
+    } else {
+      m_output(t, h, d) = traits::from_compute(fill);
     }
   }
 
+  template <PairMode Mode>
   KOKKOS_INLINE_FUNCTION void merge_pack(const std::int64_t t, const std::int64_t h, const int i,
-                                         const PairMode mode, const compute_type wp,
-                                         const compute_type ws, const compute_type fill) const {
+                                         const compute_type wp, const compute_type ws,
+                                         const compute_type fill) const {
     Pack* out = reinterpret_cast<Pack*>(&m_output(t, h, 0)) + i;
-    const Pack* pre = reinterpret_cast<const Pack*>(&m_prefix(t, h, 0)) + i;
-    const Pack* suf = reinterpret_cast<const Pack*>(&m_suffix(t, h, 0)) + i;
-    switch (mode) {
-      case PairMode::weighted: {
-        const Pack x = *pre;
-        const Pack y = *suf;
-        Pack o;
-        for (int k = 0; k < pack_size; ++k)
-          o.v[k] = traits::from_compute(wp * traits::to_compute(x.v[k]) +
-                                        ws * traits::to_compute(y.v[k]));
-        *out = o;
-        break;
-      }
-      case PairMode::copy_prefix: *out = *pre; break;
-      case PairMode::copy_suffix: *out = *suf; break;
-      case PairMode::fill: {
-        Pack o;
-        const value_type f = traits::from_compute(fill);
-        for (int k = 0; k < pack_size; ++k) o.v[k] = f;
-        *out = o;
-        break;
-      }
+    if constexpr (Mode == PairMode::weighted) {
+      const Pack x = reinterpret_cast<const Pack*>(&m_prefix(t, h, 0))[i];
+      const Pack y = reinterpret_cast<const Pack*>(&m_suffix(t, h, 0))[i];
+      Pack o;
+      for (int k = 0; k < pack_size; ++k)
+        o.v[k] = traits::from_compute(wp * traits::to_compute(x.v[k]) +
+                                      ws * traits::to_compute(y.v[k]));
+      *out = o;
+    } else if constexpr (Mode == PairMode::copy_prefix) {
+      *out = reinterpret_cast<const Pack*>(&m_prefix(t, h, 0))[i];
+    } else if constexpr (Mode == PairMode::copy_suffix) {
+      *out = reinterpret_cast<const Pack*>(&m_suffix(t, h, 0))[i];
+    } else {
+      Pack o;
+      const value_type f = traits::from_compute(fill);
+      for (int k = 0; k < pack_size; ++k) o.v[k] = f;
+      *out = o;
     }
   }
 

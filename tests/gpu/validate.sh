@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Runs the CUDA build's suite, compute-sanitizer and a benchmark on a machine with an NVIDIA GPU,
+# writing logs into $OUT (default ./gpu-validation). The build tree is the `cuda` preset's, built
+# on any machine with CUDA 13 (a GPU is not needed to build). Usage:
+#   tests/gpu/validate.sh [build dir (build/cuda)] [original absolute source dir of that build]
+# When the build was made at another absolute path (ctest files hold absolute paths), pass that
+# path as the second argument: it is made a symbolic link to this checkout.
+set -uo pipefail
+here=$(cd "$(dirname "$0")/../.." && pwd)
+build=${1:-build/cuda}
+orig=${2:-}
+out=${OUT:-$here/gpu-validation}
+mkdir -p "$out"
+export LD_LIBRARY_PATH=${LD_LIBRARY_PATH:-}:/usr/local/cuda/lib64:$here/.gpu-carry/lib
+export OMP_PROC_BIND=false
+if [ -n "$orig" ] && [ "$orig" != "$here" ]; then
+  mkdir -p "$(dirname "$orig")"
+  [ -e "$orig" ] || ln -s "$here" "$orig"
+fi
+cd "$here/$build" || exit 2
+T=tests/merge_attn_tests
+log() { printf '\n=== %s (%s)\n' "$1" "$(date -u +%H:%M:%S)"; }
+
+{
+  log "machine"
+  date -u
+  nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv
+  nvidia-smi | head -15
+  nvcc --version 2>/dev/null | tail -2
+  compute-sanitizer --version 2>/dev/null | head -2
+} > "$out/machine.txt" 2>&1
+cat "$out/machine.txt"
+
+log "ctest (whole suite, every backend)"
+ctest --output-on-failure 2>&1 | tee "$out/ctest.log" | tail -25
+
+for tool in memcheck initcheck synccheck racecheck; do
+  case $tool in
+    memcheck) filter='*/Cuda.*:MergeStatesCrossBackend.*' ;;
+    initcheck) filter='MergeEdgeCases/Cuda.*:MergeBadInput/Cuda.*:TypesOnBackend/Cuda.*:MergeLaw/Cuda.*' ;;
+    synccheck) filter='*/Cuda.*' ;;
+    racecheck) filter='MergeEdgeCases/Cuda.EveryAllowedAliasing:MergeEdgeCases/Cuda.GarbageInEmptySideIsNotRead:MergeLaw/Cuda.*' ;;
+  esac
+  log "compute-sanitizer --tool $tool ($filter)"
+  timeout "${SANITIZER_TIMEOUT:-240}" compute-sanitizer --tool "$tool" --error-exitcode 99 "$T" --gtest_filter="$filter" \
+      > "$out/sanitizer-$tool.log" 2>&1
+  echo "exit code $?" >> "$out/sanitizer-$tool.log"
+  grep -E "ERROR SUMMARY|RACECHECK SUMMARY|PASSED|FAILED|exit code" "$out/sanitizer-$tool.log" | tail -6
+done
+
+if [ -x perf/merge_attn_bench ]; then
+  log "benchmark (${BENCH_GRID:-default} grid)"
+  perf/merge_attn_bench --grid="${BENCH_GRID:-default}" --benchmark_counters_tabular=true \
+      --benchmark_out="$out/bench.json" --benchmark_out_format=json 2>&1 | tee "$out/bench.txt" | tail -40
+fi
