@@ -2,9 +2,9 @@
 # Runs the CUDA build's suite, compute-sanitizer and a benchmark on a machine with an NVIDIA GPU,
 # writing logs into $OUT (default ./gpu-validation). The build tree is the `cuda` preset's, built
 # on any machine with CUDA 13 (a GPU is not needed to build). Usage:
-#   tests/gpu/validate.sh [build dir (build/cuda)] [original absolute source dir of that build]
-# When the build was made at another absolute path (ctest files hold absolute paths), pass that
-# path as the second argument: it is made a symbolic link to this checkout.
+#   tests/gpu/validate.sh [build dir (build/cuda)] [absolute path the build dir was made at]
+# When the build tree was made at another absolute path (ctest files hold absolute paths), pass
+# that path as the second argument: it is made a symbolic link to the build dir given first.
 set -uo pipefail
 here=$(cd "$(dirname "$0")/../.." && pwd)
 build=${1:-build/cuda}
@@ -13,11 +13,11 @@ out=${OUT:-$here/gpu-validation}
 mkdir -p "$out"
 export LD_LIBRARY_PATH=${LD_LIBRARY_PATH:-}:/usr/local/cuda/lib64:$here/.gpu-carry/lib
 export OMP_PROC_BIND=false
-if [ -n "$orig" ] && [ "$orig" != "$here" ]; then
+cd "$here" && cd "$build" || exit 2
+if [ -n "$orig" ] && [ "$orig" != "$PWD" ]; then
   mkdir -p "$(dirname "$orig")"
-  [ -e "$orig" ] || ln -s "$here" "$orig"
+  [ -e "$orig" ] || ln -s "$PWD" "$orig"
 fi
-cd "$here/$build" || exit 2
 T=tests/merge_attn_tests
 log() { printf '\n=== %s (%s)\n' "$1" "$(date -u +%H:%M:%S)"; }
 
