@@ -87,7 +87,7 @@ double time_median(F&& f, int warmup, int reps) {
 }
 
 template <class T>
-void bench_merge(benchmark::State& state, const Shape s) {
+void bench_merge(benchmark::State& state, const Shape s, const MergeAttn::Impl::LaunchShape* shape) {
   using V = Kokkos::View<T***, Kokkos::LayoutRight, Mem>;
   using L = Kokkos::View<float**, Kokkos::LayoutRight, Mem>;
   V out(Kokkos::view_alloc("out", Kokkos::WithoutInitializing), s.tokens, s.heads, s.head_size);
@@ -114,7 +114,12 @@ void bench_merge(benchmark::State& state, const Shape s) {
   const double copy_s = time_median([&] { Kokkos::deep_copy(Exec(), cdst, csrc); }, 3, reps);
 
   const Exec exec;
-  auto merge = [&] { MergeAttn::merge_attn_states(exec, out, pre, pl, suf, sl, ol); };
+  auto merge = [&] {
+    if (shape == nullptr)
+      MergeAttn::merge_attn_states(exec, out, pre, pl, suf, sl, ol);
+    else  // a launch shape forced for tuning (--sweep)
+      MergeAttn::Impl::merge_attn_states_impl(exec, out, pre, pl, suf, sl, ol, shape);
+  };
   for (int i = 0; i < 3; ++i) merge();  // warm-up
   Kokkos::fence();
   std::vector<double> times;
@@ -178,27 +183,53 @@ std::vector<Shape> grid(const std::string& name) {
   return g;
 }
 
+std::string shape_name(const Shape& s) {
+  return std::to_string(s.tokens) + "x" + std::to_string(s.heads) + "x" + std::to_string(s.head_size);
+}
+
 template <class T>
 void register_type(const std::vector<Shape>& g) {
   for (const Shape& s : g) {
-    const std::string name = std::string("merge/") + type_name<T>() + "/" +
-                             std::to_string(s.tokens) + "x" + std::to_string(s.heads) + "x" +
-                             std::to_string(s.head_size);
-    benchmark::RegisterBenchmark(name.c_str(), [s](benchmark::State& st) { bench_merge<T>(st, s); })
+    const std::string name = std::string("merge/") + type_name<T>() + "/" + shape_name(s);
+    benchmark::RegisterBenchmark(name.c_str(),
+                                 [s](benchmark::State& st) { bench_merge<T>(st, s, nullptr); })
         ->UseManualTime()
         ->Unit(benchmark::kMicrosecond)
         ->MinTime(0.05);
   }
 }
 
+// --sweep: the same merges with forced team sizes and vector lengths (tuning the GPU mapping).
+template <class T>
+void register_sweep() {
+  const Shape shapes[] = {{65536, 32, 128}, {16384, 32, 576}, {1, 32, 128}, {256, 32, 128}};
+  for (const Shape& s : shapes)
+    for (int v : {4, 8, 16, 32})
+      for (int threads : {128, 256})
+        for (int k : {1, 2, 4}) {
+        const MergeAttn::Impl::LaunchShape ls{threads / v, v, k};
+        const std::string name = std::string("sweep/") + type_name<T>() + "/" + shape_name(s) +
+                                 "/team" + std::to_string(ls.team_size) + "xvec" +
+                                 std::to_string(v) + "/ppl" + std::to_string(k);
+        benchmark::RegisterBenchmark(name.c_str(),
+                                     [s, ls](benchmark::State& st) { bench_merge<T>(st, s, &ls); })
+            ->UseManualTime()
+            ->Unit(benchmark::kMicrosecond)
+            ->MinTime(0.05);
+      }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   std::string grid_name = "default";
+  bool sweep = false;
   std::vector<char*> args;
   for (int i = 0; i < argc; ++i) {
     if (std::strncmp(argv[i], "--grid=", 7) == 0)
       grid_name = argv[i] + 7;
+    else if (std::strcmp(argv[i], "--sweep") == 0)
+      sweep = true;
     else
       args.push_back(argv[i]);
   }
@@ -212,6 +243,10 @@ int main(int argc, char** argv) {
   register_type<float>(g);
   register_type<MergeAttn::half_t>(g);
   register_type<MergeAttn::bfloat16_t>(g);
+  if (sweep) {
+    register_sweep<float>();
+    register_sweep<MergeAttn::bfloat16_t>();
+  }
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
   return 0;

@@ -146,3 +146,57 @@ TEST(MergeStatesCrossBackend, AllBackendsAgree) {
 }
 
 }  // namespace
+
+namespace {
+
+using namespace MergeAttnTest;
+
+// Every mapping the tuning may pick (team size, vector length, packs per lane) computes the same
+// function: forced shapes on each backend, against the reference, over head sizes whose pack
+// counts do and do not divide evenly into lanes.
+template <class Exec, class T>
+void check_forced_shapes() {
+  constexpr bool host_like =
+      Kokkos::SpaceAccessibility<Kokkos::HostSpace, DeviceMemory<Exec>>::accessible;
+  // Host spaces run one-thread teams; GPUs any team of up to 1024 threads.
+  const std::vector<MergeAttn::Impl::LaunchShape> shapes =
+      host_like ? std::vector<MergeAttn::Impl::LaunchShape>{{1, 1, 1}, {1, 1, 2}, {1, 1, 3}, {1, 1, 4}}
+                : std::vector<MergeAttn::Impl::LaunchShape>{{1, 1, 1},  {1, 1, 4},  {2, 4, 2},
+                                                            {16, 8, 2}, {4, 32, 4}, {32, 4, 3}};
+  LseRecipe recipe;
+  recipe.plus_inf_fraction = 0.05;
+  recipe.minus_inf_fraction = 0.05;
+  std::uint64_t seed = 5000;
+  for (std::int64_t d : {8, 40, 128, 200, 576}) {
+    const auto p = make_problem<T>(37, 5, d, seed++, recipe);
+    for (const auto& shape : shapes) {
+      using V = Kokkos::View<T***, Kokkos::LayoutRight, DeviceMemory<Exec>>;
+      using L = Kokkos::View<float**, Kokkos::LayoutRight, DeviceMemory<Exec>>;
+      V pre("pre", p.tokens, p.heads, d), suf("suf", p.tokens, p.heads, d),
+          out("out", p.tokens, p.heads, d);
+      L pl("pl", p.heads, p.tokens), sl("sl", p.heads, p.tokens), ol("ol", p.heads, p.tokens);
+      upload<Exec>(pre, p.prefix);
+      upload<Exec>(suf, p.suffix);
+      upload<Exec>(pl, p.prefix_lse);
+      upload<Exec>(sl, p.suffix_lse);
+      MergeAttn::Impl::merge_attn_states_impl(Exec(), out, pre, pl, suf, sl, ol, &shape);
+      Exec().fence();
+      HostResult<T> r{download<Exec>(out), download<Exec>(ol)};
+      std::ostringstream ctx;
+      ctx << "ForcedShape team " << shape.team_size << " vector " << shape.vector_length
+          << " packs/lane " << shape.packs_per_lane << " " << Exec::name() << " "
+          << value_type_name<T>() << " head_size " << d;
+      check_against_reference(p, r, ctx.str());
+    }
+  }
+}
+
+template <class Exec>
+class MergeMappings : public ::testing::Test {};
+TYPED_TEST_SUITE(MergeMappings, Backends, BackendNames);
+
+TYPED_TEST(MergeMappings, EveryLaunchShapeComputesTheSameFunction) {
+  for_each_value_type([&](auto v) { check_forced_shapes<TypeParam, decltype(v)>(); });
+}
+
+}  // namespace

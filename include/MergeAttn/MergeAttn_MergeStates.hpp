@@ -28,7 +28,8 @@ template <class ExecutionSpace, class OutputView, class PrefixOutputView, class 
 void merge_attn_states_impl(const ExecutionSpace& exec, const OutputView& output,
                             const PrefixOutputView& prefix_output, const PrefixLseView& prefix_lse,
                             const SuffixOutputView& suffix_output, const SuffixLseView& suffix_lse,
-                            const OutputLseView& output_lse) {
+                            const OutputLseView& output_lse,
+                            const LaunchShape* shape_override = nullptr) {
   constexpr bool has_output_lse = !std::is_same<OutputLseView, NoOutputLse>::value;
   static_assert(Kokkos::is_execution_space<ExecutionSpace>::value,
                 "MergeAttn::merge_attn_states: 'exec' must be a Kokkos execution space instance");
@@ -121,10 +122,10 @@ void merge_attn_states_impl(const ExecutionSpace& exec, const OutputView& output
 
   if (can_use_packs(pack_bytes, d_out, d_pre, d_suf)) {
     launch_merge<true>(exec, output, prefix_output, prefix_lse, suffix_output, suffix_lse,
-                       output_lse);
+                       output_lse, shape_override);
   } else {
     launch_merge<false>(exec, output, prefix_output, prefix_lse, suffix_output, suffix_lse,
-                        output_lse);
+                        output_lse, shape_override);
   }
 }
 
