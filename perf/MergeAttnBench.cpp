@@ -202,15 +202,15 @@ void register_type(const std::vector<Shape>& g) {
 // --sweep: the same merges with forced team sizes and vector lengths (tuning the GPU mapping).
 template <class T>
 void register_sweep() {
-  const Shape shapes[] = {{65536, 32, 128}, {16384, 32, 576}, {1, 32, 128}, {256, 32, 128}};
+  const Shape shapes[] = {{65536, 32, 128}, {16384, 32, 576}, {65536, 32, 64}, {1, 32, 128},
+                          {256, 32, 128}};
   for (const Shape& s : shapes)
     for (int v : {4, 8, 16, 32})
-      for (int threads : {128, 256})
-        for (int k : {1, 2, 4}) {
-        const MergeAttn::Impl::LaunchShape ls{threads / v, v, k};
+      for (int threads : {64, 128, 256}) {
+        const MergeAttn::Impl::LaunchShape ls{threads / v, v};
         const std::string name = std::string("sweep/") + type_name<T>() + "/" + shape_name(s) +
                                  "/team" + std::to_string(ls.team_size) + "xvec" +
-                                 std::to_string(v) + "/ppl" + std::to_string(k);
+                                 std::to_string(v);
         benchmark::RegisterBenchmark(name.c_str(),
                                      [s, ls](benchmark::State& st) { bench_merge<T>(st, s, &ls); })
             ->UseManualTime()

@@ -23,74 +23,79 @@
 namespace MergeAttn {
 namespace Impl {
 
-KOKKOS_INLINE_FUNCTION std::uint32_t float_bits(float f) {
+KOKKOS_FORCEINLINE_FUNCTION std::uint32_t float_bits(float f) {
   std::uint32_t u;
   std::memcpy(&u, &f, sizeof(u));
   return u;
 }
 
-KOKKOS_INLINE_FUNCTION float bits_float(std::uint32_t u) {
+KOKKOS_FORCEINLINE_FUNCTION float bits_float(std::uint32_t u) {
   float f;
   std::memcpy(&f, &u, sizeof(f));
   return f;
 }
 
+// c ? a : b, written as masks so that compilers vectorise it (GCC 12 keeps ternaries as branches).
+KOKKOS_FORCEINLINE_FUNCTION std::uint32_t select_bits(bool c, std::uint32_t a, std::uint32_t b) {
+  const std::uint32_t m = 0u - static_cast<std::uint32_t>(c);
+  return (a & m) | (b & ~m);
+}
+
 // float -> binary16, round to nearest even; NaN stays a (quiet) NaN, overflow gives infinity.
-KOKKOS_INLINE_FUNCTION std::uint16_t float_to_half_bits(float f) {
+KOKKOS_FORCEINLINE_FUNCTION std::uint16_t float_to_half_bits(float f) {
 #if defined(KOKKOS_ENABLE_CUDA) && defined(__CUDA_ARCH__)
   return __half_as_ushort(__float2half_rn(f));
 #else
+  // Branch-free (all three cases computed, one selected) so that host loops vectorise.
   std::uint32_t x = float_bits(f);
   const std::uint32_t sign = (x >> 16) & 0x8000u;
   x &= 0x7fffffffu;
-  std::uint32_t h;
-  if (x >= 0x47800000u) {  // |f| >= 65536 (after rounding too large), infinity or NaN
-    h = (x > 0x7f800000u) ? (0x7e00u | ((x >> 13) & 0x3ffu)) : 0x7c00u;
-  } else if (x < 0x38800000u) {  // |f| < 2^-14: binary16 subnormal or zero
-    // Adding 0.5f aligns the value so that float addition rounds (to nearest even) at 2^-24,
-    // the binary16 subnormal spacing; the result may carry into the smallest normal, correctly.
-    h = float_bits(bits_float(x) + 0.5f) - 0x3f000000u;
-  } else {
-    const std::uint32_t odd = (x >> 13) & 1u;
-    x += 0xc8000fffu + odd;  // rebias the exponent (-112 << 23) and round to nearest even
-    h = x >> 13;             // a carry past 65504 gives 0x7c00, infinity, as it should
-  }
+  // |f| >= 65536 (after rounding too large), infinity or NaN (kept quiet, with its top payload):
+  const std::uint32_t special = select_bits(x > 0x7f800000u, 0x7e00u | ((x >> 13) & 0x3ffu), 0x7c00u);
+  // |f| < 2^-14, binary16 subnormal or zero: adding 0.5f aligns the value so that float addition
+  // rounds (to nearest even) at 2^-24, the subnormal spacing; a carry gives the smallest normal.
+  const std::uint32_t subnormal = float_bits(bits_float(x) + 0.5f) - 0x3f000000u;
+  // normal: rebias the exponent (-112 << 23) and round to nearest even; a carry past 65504 gives
+  // 0x7c00, infinity, as it should.
+  const std::uint32_t normal = (x + 0xc8000fffu + ((x >> 13) & 1u)) >> 13;
+  const std::uint32_t h =
+      select_bits(x >= 0x47800000u, special, select_bits(x < 0x38800000u, subnormal, normal));
   return static_cast<std::uint16_t>(sign | h);
 #endif
 }
 
 // binary16 -> float, exact.
-KOKKOS_INLINE_FUNCTION float half_bits_to_float(std::uint16_t h) {
+KOKKOS_FORCEINLINE_FUNCTION float half_bits_to_float(std::uint16_t h) {
 #if defined(KOKKOS_ENABLE_CUDA) && defined(__CUDA_ARCH__)
   return __half2float(__ushort_as_half(h));
 #else
+  // Branch-free (so that host loops vectorise), and exact without float subnormals (safe under
+  // flush-to-zero): rebias the exponent; infinity and NaN get the all-ones exponent; subnormals
+  // are renormalised as (2^-14 + m 2^-24) - 2^-14.
   const std::uint32_t sign = static_cast<std::uint32_t>(h & 0x8000u) << 16;
-  std::uint32_t o = static_cast<std::uint32_t>(h & 0x7fffu) << 13;
-  const std::uint32_t exp = o & 0x0f800000u;
-  o += 0x38000000u;  // (127 - 15) << 23
-  if (exp == 0x0f800000u) {
-    o += 0x38000000u;  // infinity or NaN: exponent all ones
-  } else if (exp == 0) {
-    o += 0x00800000u;  // subnormal: renormalise through float arithmetic (exact)
-    o = float_bits(bits_float(o) - bits_float(0x38800000u));
-  }
+  const std::uint32_t exp = h & 0x7c00u;
+  std::uint32_t o = (static_cast<std::uint32_t>(h & 0x7fffu) << 13) + 0x38000000u;
+  const float subnormal = bits_float(o + 0x00800000u) - bits_float(0x38800000u);
+  o = select_bits(exp == 0x7c00u, o + 0x38000000u, o);
+  o = select_bits(exp == 0, float_bits(subnormal), o);
   return bits_float(o | sign);
 #endif
 }
 
 // float -> bfloat16, round to nearest even; NaN stays a (quiet) NaN.
-KOKKOS_INLINE_FUNCTION std::uint16_t float_to_bfloat16_bits(float f) {
+KOKKOS_FORCEINLINE_FUNCTION std::uint16_t float_to_bfloat16_bits(float f) {
 #if defined(KOKKOS_ENABLE_CUDA) && defined(__CUDA_ARCH__)
   return __bfloat16_as_ushort(__float2bfloat16_rn(f));
 #else
   const std::uint32_t x = float_bits(f);
-  if ((x & 0x7fffffffu) > 0x7f800000u) return static_cast<std::uint16_t>((x >> 16) | 0x0040u);
-  return static_cast<std::uint16_t>((x + 0x7fffu + ((x >> 16) & 1u)) >> 16);
+  const std::uint32_t rounded = (x + 0x7fffu + ((x >> 16) & 1u)) >> 16;
+  return static_cast<std::uint16_t>(
+      select_bits((x & 0x7fffffffu) > 0x7f800000u, (x >> 16) | 0x0040u, rounded));
 #endif
 }
 
 // bfloat16 -> float, exact.
-KOKKOS_INLINE_FUNCTION float bfloat16_bits_to_float(std::uint16_t b) {
+KOKKOS_FORCEINLINE_FUNCTION float bfloat16_bits_to_float(std::uint16_t b) {
   return bits_float(static_cast<std::uint32_t>(b) << 16);
 }
 

@@ -39,7 +39,8 @@ class MergeStatesFunctor {
   using member_type = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
   static constexpr bool has_output_lse = !std::is_same<OutputLseView, NoOutputLse>::value;
   static constexpr int pack_size = pack_bytes / static_cast<int>(sizeof(value_type));
-  static constexpr int max_packs_per_lane = 4;
+  static constexpr bool host_space =
+      Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
 
   struct alignas(pack_bytes) Pack {
     value_type v[pack_size];
@@ -62,20 +63,12 @@ class MergeStatesFunctor {
         m_num_packs(UsePacks ? m_head_size / pack_size : 0),
         m_vector_iters(UsePacks ? m_num_packs + (m_head_size - m_num_packs * pack_size)
                                 : m_head_size),
-        m_packs_per_lane(1),
-        m_num_chunks(m_num_packs),
         m_pairs_fit_32_bits(m_num_pairs <= (std::int64_t(1) << 30)) {}
 
   /// Work items per pair for the vector lanes: packs plus tail elements, or elements.
   int vector_iterations() const { return m_vector_iters; }
   std::int64_t num_pairs() const { return m_num_pairs; }
   int num_packs() const { return m_num_packs; }
-  /// Packs each vector lane moves per row, all loaded before any is stored (1 ... max_packs_per_lane).
-  void set_packs_per_lane(int k) {
-    m_packs_per_lane = k < 1 ? 1 : k > max_packs_per_lane ? max_packs_per_lane : k;
-    m_num_chunks = (m_num_packs + m_packs_per_lane - 1) / m_packs_per_lane;
-    m_vector_iters = UsePacks ? m_num_chunks + (m_head_size - m_num_packs * pack_size) : m_head_size;
-  }
 
   KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
     const std::int64_t step =
@@ -145,60 +138,49 @@ class MergeStatesFunctor {
     }
   }
 
-  // The vector lanes of the team thread move the row. Fast path: vector iteration c < m_num_chunks
-  // moves packs c, c + C, c + 2C, ... (C = m_num_chunks; consecutive lanes, consecutive packs),
-  // then the tail elements; general path: one element per iteration.
+  // The vector lanes of the team thread move the row: on GPUs iteration i < m_num_packs moves
+  // pack i (consecutive lanes, consecutive packs), then the tail elements; general path: one
+  // element per iteration. Hosts: one SIMD loop over the contiguous row.
   template <PairMode Mode>
   KOKKOS_INLINE_FUNCTION void merge_row(const member_type& team, const std::int64_t t,
                                         const std::int64_t h, const compute_type wp,
                                         const compute_type ws, const compute_type fill) const {
-    Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, m_vector_iters), [&](const int i) {
-      if (UsePacks && i < m_num_chunks) {
-        merge_packs<Mode>(t, h, i, wp, ws, fill);
-      } else {
-        const int d = UsePacks ? m_num_packs * pack_size + (i - m_num_chunks) : i;
-        merge_element<Mode>(t, h, d, wp, ws, fill);
-      }
-    });
+    if constexpr (host_space && UsePacks) {
+      if (m_head_size > 0)
+        merge_contiguous_row<Mode>(&m_output(t, h, 0), &m_prefix(t, h, 0), &m_suffix(t, h, 0), wp,
+                                   ws, fill);
+    } else {
+      Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, m_vector_iters), [&](const int i) {
+        if (UsePacks && i < m_num_packs) {
+          merge_pack<Mode>(t, h, i, wp, ws, fill);
+        } else {
+          const int d = UsePacks ? m_num_packs * pack_size + (i - m_num_packs) : i;
+          merge_element<Mode>(t, h, d, wp, ws, fill);
+        }
+      });
+    }
   }
 
-  // Every load of the chunk is issued before its first store: with the output allowed to alias an
-  // input, the compiler could not otherwise overlap the loads of successive packs.
+  // Element d is read before it is written, so vectorising is safe with out == pre or suf.
   template <PairMode Mode>
-  KOKKOS_INLINE_FUNCTION void merge_packs(const std::int64_t t, const std::int64_t h, const int c,
-                                          const compute_type wp, const compute_type ws,
-                                          const compute_type fill) const {
-    Pack* out = reinterpret_cast<Pack*>(&m_output(t, h, 0));
-    const Pack* pre = reinterpret_cast<const Pack*>(&m_prefix(t, h, 0));
-    const Pack* suf = reinterpret_cast<const Pack*>(&m_suffix(t, h, 0));
-    Pack x[max_packs_per_lane] = {}, y[max_packs_per_lane] = {};
-    for (int j = 0; j < max_packs_per_lane; ++j) {
-      const int i = c + j * m_num_chunks;
-      if (j < m_packs_per_lane && i < m_num_packs) {
-        if constexpr (Mode == PairMode::weighted || Mode == PairMode::copy_prefix) x[j] = pre[i];
-        if constexpr (Mode == PairMode::weighted || Mode == PairMode::copy_suffix) y[j] = suf[i];
-      }
-    }
-    for (int j = 0; j < max_packs_per_lane; ++j) {
-      const int i = c + j * m_num_chunks;
-      if (j < m_packs_per_lane && i < m_num_packs) {
-        if constexpr (Mode == PairMode::weighted) {
-          Pack o;
-          for (int k = 0; k < pack_size; ++k)
-            o.v[k] = traits::from_compute(wp * traits::to_compute(x[j].v[k]) +
-                                          ws * traits::to_compute(y[j].v[k]));
-          out[i] = o;
-        } else if constexpr (Mode == PairMode::copy_prefix) {
-          out[i] = x[j];
-        } else if constexpr (Mode == PairMode::copy_suffix) {
-          out[i] = y[j];
-        } else {
-          Pack o;
-          const value_type f = traits::from_compute(fill);
-          for (int k = 0; k < pack_size; ++k) o.v[k] = f;
-          out[i] = o;
-        }
-      }
+  KOKKOS_INLINE_FUNCTION void merge_contiguous_row(value_type* out, const value_type* pre,
+                                                   const value_type* suf, const compute_type wp,
+                                                   const compute_type ws,
+                                                   const compute_type fill) const {
+    const int n = m_head_size;
+    if constexpr (Mode == PairMode::weighted) {
+#if defined(_OPENMP) && !defined(__CUDA_ARCH__)
+#pragma omp simd
+#endif
+      for (int d = 0; d < n; ++d)
+        traits::store(out[d], wp * traits::load(pre[d]) + ws * traits::load(suf[d]));
+    } else if constexpr (Mode == PairMode::copy_prefix) {
+      for (int d = 0; d < n; ++d) out[d] = pre[d];
+    } else if constexpr (Mode == PairMode::copy_suffix) {
+      for (int d = 0; d < n; ++d) out[d] = suf[d];
+    } else {
+      const value_type f = traits::from_compute(fill);
+      for (int d = 0; d < n; ++d) out[d] = f;
     }
   }
 
@@ -218,6 +200,29 @@ class MergeStatesFunctor {
     }
   }
 
+  template <PairMode Mode>
+  KOKKOS_INLINE_FUNCTION void merge_pack(const std::int64_t t, const std::int64_t h, const int i,
+                                         const compute_type wp, const compute_type ws,
+                                         const compute_type fill) const {
+    Pack* out = reinterpret_cast<Pack*>(&m_output(t, h, 0)) + i;
+    if constexpr (Mode == PairMode::weighted) {
+      const Pack x = reinterpret_cast<const Pack*>(&m_prefix(t, h, 0))[i];
+      const Pack y = reinterpret_cast<const Pack*>(&m_suffix(t, h, 0))[i];
+      Pack o;
+      for (int k = 0; k < pack_size; ++k)
+        traits::store(o.v[k], wp * traits::load(x.v[k]) + ws * traits::load(y.v[k]));
+      *out = o;
+    } else if constexpr (Mode == PairMode::copy_prefix) {
+      *out = reinterpret_cast<const Pack*>(&m_prefix(t, h, 0))[i];
+    } else if constexpr (Mode == PairMode::copy_suffix) {
+      *out = reinterpret_cast<const Pack*>(&m_suffix(t, h, 0))[i];
+    } else {
+      Pack o;
+      for (int k = 0; k < pack_size; ++k) traits::store(o.v[k], fill);
+      *out = o;
+    }
+  }
+
   OutputView m_output;
   PrefixView m_prefix;
   PrefixLseView m_prefix_lse;
@@ -230,8 +235,6 @@ class MergeStatesFunctor {
   int m_head_size;
   int m_num_packs;
   int m_vector_iters;
-  int m_packs_per_lane;
-  int m_num_chunks;
   bool m_pairs_fit_32_bits;  // pair indices (and the grid-stride step) below 2^31
 };
 
@@ -241,26 +244,24 @@ class MergeStatesFunctor {
 struct LaunchShape {
   int team_size;
   int vector_length;
-  int packs_per_lane;  // fast path: 16-byte packs each vector lane moves per row
 };
 
-/// GPU mapping, from a sweep on the H200 (docs/perf): lanes move 2 or 4 packs each (all loads in
-/// flight before the stores), 128 threads per block; one pair per team thread.
+/// GPU mapping, from sweeps on the H200 (docs/perf/README.md): vector lanes over the 16-byte packs
+/// of a row, each lane moving about 2 packs (16-bit types) or 4 (float, double), 128 threads per
+/// block, one (token, head) pair per team thread. Host spaces: one-thread teams.
 template <class ExecSpace>
-LaunchShape choose_launch_shape(const int num_packs, const int vector_iters,
+LaunchShape choose_launch_shape(const int value_size, const int vector_iters,
                                 const std::int64_t num_pairs) {
   constexpr bool host_like =
       Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
-  if (host_like) return {1, 1, 1};
-  const int packs_per_lane = num_packs >= 32 ? 4 : num_packs >= 8 ? 2 : 1;
-  const int items = num_packs > 0 ? (num_packs + packs_per_lane - 1) / packs_per_lane +
-                                        (vector_iters - num_packs)
-                                  : vector_iters;
+  if (host_like) return {1, 1};
+  const int per_lane = value_size >= 4 ? 4 : 2;
+  const int lanes_wanted = (vector_iters + per_lane - 1) / per_lane;
   int vector_length = 1;
-  while (vector_length < items && vector_length < 32) vector_length *= 2;
+  while (vector_length < lanes_wanted && vector_length < 32) vector_length *= 2;
   int team_size = 128 / vector_length;
   while (team_size > 1 && team_size / 2 >= num_pairs) team_size /= 2;
-  return {team_size, vector_length, packs_per_lane};
+  return {team_size, vector_length};
 }
 
 template <bool UsePacks, class ExecSpace, class OutputView, class PrefixView, class PrefixLseView,
@@ -271,13 +272,13 @@ void launch_merge(const ExecSpace& exec, const OutputView& output, const PrefixV
                   const LaunchShape* shape_override) {
   using functor_type = MergeStatesFunctor<ExecSpace, OutputView, PrefixView, PrefixLseView,
                                           SuffixView, SuffixLseView, OutputLseView, UsePacks>;
-  functor_type functor(output, prefix_output, prefix_lse, suffix_output, suffix_lse, output_lse);
+  const functor_type functor(output, prefix_output, prefix_lse, suffix_output, suffix_lse,
+                             output_lse);
   const LaunchShape shape =
       shape_override != nullptr
           ? *shape_override
-          : choose_launch_shape<ExecSpace>(functor.num_packs(), functor.vector_iterations(),
-                                           functor.num_pairs());
-  functor.set_packs_per_lane(shape.packs_per_lane);
+          : choose_launch_shape<ExecSpace>(static_cast<int>(sizeof(typename functor_type::value_type)),
+                                           functor.vector_iterations(), functor.num_pairs());
   // The league covers every pair once; beyond 2^30 teams the functor loops (64-bit pair index).
   const std::int64_t teams = (functor.num_pairs() + shape.team_size - 1) / shape.team_size;
   const int league_size = static_cast<int>(teams < (std::int64_t(1) << 30) ? teams : (1 << 30));

@@ -28,6 +28,8 @@ struct ValueTraits<float> {
   using compute_type = float;
   KOKKOS_INLINE_FUNCTION static float to_compute(float v) { return v; }
   KOKKOS_INLINE_FUNCTION static float from_compute(float v) { return v; }
+  KOKKOS_FORCEINLINE_FUNCTION static float load(const float& v) { return v; }
+  KOKKOS_FORCEINLINE_FUNCTION static void store(float& dst, float v) { dst = v; }
 };
 
 template <>
@@ -36,6 +38,8 @@ struct ValueTraits<double> {
   using compute_type = double;
   KOKKOS_INLINE_FUNCTION static double to_compute(double v) { return v; }
   KOKKOS_INLINE_FUNCTION static double from_compute(double v) { return v; }
+  KOKKOS_FORCEINLINE_FUNCTION static double load(const double& v) { return v; }
+  KOKKOS_FORCEINLINE_FUNCTION static void store(double& dst, double v) { dst = v; }
 };
 
 template <>
@@ -47,6 +51,13 @@ struct ValueTraits<MergeAttn::half_t> {
   }
   KOKKOS_INLINE_FUNCTION static MergeAttn::half_t from_compute(float v) {
     return MergeAttn::half_t(v);
+  }
+  // load/store touch the bits directly: no temporary object, so host loops vectorise.
+  KOKKOS_FORCEINLINE_FUNCTION static float load(const MergeAttn::half_t& v) {
+    return half_bits_to_float(v.bits);
+  }
+  KOKKOS_FORCEINLINE_FUNCTION static void store(MergeAttn::half_t& dst, float v) {
+    dst.bits = float_to_half_bits(v);
   }
 };
 
@@ -60,6 +71,12 @@ struct ValueTraits<MergeAttn::bfloat16_t> {
   KOKKOS_INLINE_FUNCTION static MergeAttn::bfloat16_t from_compute(float v) {
     return MergeAttn::bfloat16_t(v);
   }
+  KOKKOS_FORCEINLINE_FUNCTION static float load(const MergeAttn::bfloat16_t& v) {
+    return bfloat16_bits_to_float(v.bits);
+  }
+  KOKKOS_FORCEINLINE_FUNCTION static void store(MergeAttn::bfloat16_t& dst, float v) {
+    dst.bits = float_to_bfloat16_bits(v);
+  }
 };
 
 // Kokkos' own 16-bit types, accepted where they really are 16-bit class types (not the float they
@@ -70,6 +87,8 @@ struct KokkosHalfTraits {
   using compute_type = float;
   KOKKOS_INLINE_FUNCTION static float to_compute(T v) { return static_cast<float>(v); }
   KOKKOS_INLINE_FUNCTION static T from_compute(float v) { return static_cast<T>(v); }
+  KOKKOS_FORCEINLINE_FUNCTION static float load(const T& v) { return static_cast<float>(v); }
+  KOKKOS_FORCEINLINE_FUNCTION static void store(T& dst, float v) { dst = static_cast<T>(v); }
 };
 
 template <class T>
