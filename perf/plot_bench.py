@@ -1,0 +1,77 @@
+#!/usr/bin/python3
+"""Turns merge_attn_bench's JSON into a PNG (GB/s against bytes moved, per value type, with the
+copy roofline measured in the same run) and a markdown table.
+
+    /usr/bin/python3 perf/plot_bench.py bench.json out_prefix   # writes out_prefix.png and .md
+
+Needs Debian's python3-matplotlib (apt-get install python3-matplotlib) for the PNG only.
+"""
+import json
+import sys
+
+
+def load(path):
+    data = json.load(open(path))
+    rows = []
+    for b in data["benchmarks"]:
+        parts = b["name"].split("/")
+        if parts[0] != "merge" or b.get("run_type") == "aggregate":
+            continue
+        tokens, heads, dim = (int(x) for x in parts[2].split("x"))
+        rows.append({
+            "type": parts[1], "tokens": tokens, "heads": heads, "dim": dim,
+            "bytes": b["bytes"], "gbs": b["GB/s"], "copy": b["copy_GB/s"],
+            "pct": b["pct_of_copy"], "us": b["median_us"], "vs_plain": b.get("vs_plain"),
+        })
+    return data["context"], rows
+
+
+def table(context, rows):
+    out = ["| type | tokens×heads×head_size | MB moved | median µs | GB/s | copy GB/s | % of copy | time / plain CUDA |",
+           "|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        plain = "%.3f" % r["vs_plain"] if r["vs_plain"] else "–"
+        out.append("| %s | %d×%d×%d | %.2f | %.1f | %.0f | %.0f | %.1f | %s |" % (
+            r["type"], r["tokens"], r["heads"], r["dim"], r["bytes"] / 1e6, r["us"], r["gbs"],
+            r["copy"], r["pct"], plain))
+    return "\n".join(out) + "\n"
+
+
+def plot(rows, png):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    types = sorted({r["type"] for r in rows})
+    fig, axes = plt.subplots(1, len(types), figsize=(6 * len(types), 4.5), sharey=True)
+    if len(types) == 1:
+        axes = [axes]
+    for ax, t in zip(axes, types):
+        rs = sorted((r for r in rows if r["type"] == t), key=lambda r: r["bytes"])
+        ax.scatter([r["bytes"] for r in rs], [r["copy"] for r in rs], s=10, c="gray",
+                   label="device copy, same bytes")
+        ax.scatter([r["bytes"] for r in rs], [r["gbs"] for r in rs], s=12, label="merge_attn_states")
+        ax.set_xscale("log")
+        ax.set_xlabel("bytes moved per merge")
+        ax.set_title(t)
+        ax.grid(True, which="both", alpha=0.3)
+    axes[0].set_ylabel("GB/s (bytes read + written / median time)")
+    axes[0].legend(loc="upper left")
+    fig.tight_layout()
+    fig.savefig(png, dpi=110)
+
+
+def main():
+    context, rows = load(sys.argv[1])
+    prefix = sys.argv[2]
+    with open(prefix + ".md", "w") as f:
+        f.write("Run %s on %s (%s CPUs listed by Google Benchmark).\n\n" % (
+            context.get("date"), context.get("host_name"), context.get("num_cpus")))
+        f.write(table(context, rows))
+    try:
+        plot(rows, prefix + ".png")
+    except ImportError:
+        print("matplotlib missing: wrote only " + prefix + ".md")
+
+
+if __name__ == "__main__":
+    main()
