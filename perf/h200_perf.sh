@@ -19,7 +19,8 @@ n=0
 for f in ${NCU_FILTERS:-}; do
   for k in MergeStatesFunctor plain_merge; do
     n=$((n + 1))
-    ncu --clock-control none --kernel-name "regex:$k" --launch-skip 3 --launch-count 1 \
+    ncu --clock-control none --kernel-name-base demangled --kernel-name "regex:$k" \
+        --launch-skip 3 --launch-count 1 \
         --section SpeedOfLight --section MemoryWorkloadAnalysis --section LaunchStats \
         --section Occupancy --section WarpStateStats \
         "$bin/merge_attn_bench" --sweep --grid=smoke --benchmark_filter="$f" \
