@@ -1,6 +1,7 @@
 #include <MergeAttn/impl/MergeAttn_Checks.hpp>
 
 #include <cstdint>
+#include <limits>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -66,6 +67,11 @@ void check_merge_arguments(const char* function, const ViewDesc& output,
            "has extents " + extents_string(*d) + " but 'output' has " + extents_string(output) +
                " ([num_tokens][num_heads][head_size] must agree)");
   }
+  if (output.extent[2] > std::numeric_limits<int>::max())
+    fail(function, output,
+         "has head_size " + std::to_string(output.extent[2]) + " (extents " +
+             extents_string(output) + "), more than the supported " +
+             std::to_string(std::numeric_limits<int>::max()));
   const std::int64_t num_tokens = output.extent[0];
   const std::int64_t num_heads = output.extent[1];
   for (const ViewDesc* d : {&prefix_lse, &suffix_lse, output_lse}) {

@@ -91,6 +91,20 @@ TYPED_TEST(MergeBadInput, PartialOverlapIsRejected) {
       {"'output'", "'prefix_lse'", "overlaps"});
 }
 
+TYPED_TEST(MergeBadInput, HeadSizeBeyondIntIsRejectedNotTruncated) {
+  using E = TypeParam;
+  // Unmanaged Views whose extents claim 2^31 elements per row; never dereferenced: the check
+  // throws first.
+  Out<E> a("a", 1, 1, 1), b("b", 1, 1, 1), c("c", 1, 1, 1);
+  using Huge = Kokkos::View<float***, Kokkos::LayoutRight, DeviceMemory<E>,
+                            Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  const std::size_t n = std::size_t(1) << 31;
+  Huge out(a.data(), 1, 1, n), pre(b.data(), 1, 1, n), suf(c.data(), 1, 1, n);
+  Lse<E> pl("pl", 1, 1), sl("sl", 1, 1);
+  expect_invalid_argument([&] { MergeAttn::merge_attn_states(E(), out, pre, pl, suf, sl); },
+                          {"'output'", "head_size 2147483648"});
+}
+
 TYPED_TEST(MergeBadInput, ExceptionComesBeforeAnyWrite) {
   using E = TypeParam;
   const auto p = make_problem<float>(8, 4, 64, 23);

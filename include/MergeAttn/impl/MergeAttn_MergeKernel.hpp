@@ -56,7 +56,6 @@ class MergeStatesFunctor {
         m_suffix(suffix_output),
         m_suffix_lse(suffix_lse),
         m_output_lse(output_lse),
-        m_num_tokens(static_cast<std::int64_t>(output.extent(0))),
         m_num_heads(static_cast<std::int64_t>(output.extent(1))),
         m_num_pairs(static_cast<std::int64_t>(output.extent(0)) *
                     static_cast<std::int64_t>(output.extent(1))),
@@ -69,7 +68,6 @@ class MergeStatesFunctor {
   /// Work items per pair for the vector lanes: packs plus tail elements, or elements.
   int vector_iterations() const { return m_vector_iters; }
   std::int64_t num_pairs() const { return m_num_pairs; }
-  int num_packs() const { return m_num_packs; }
 
   KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
     const std::int64_t step =
@@ -230,7 +228,6 @@ class MergeStatesFunctor {
   SuffixView m_suffix;
   SuffixLseView m_suffix_lse;
   OutputLseView m_output_lse;
-  std::int64_t m_num_tokens;
   std::int64_t m_num_heads;
   std::int64_t m_num_pairs;
   int m_head_size;
