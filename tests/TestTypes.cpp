@@ -221,3 +221,41 @@ TYPED_TEST(TypesOnBackend, ComputedViewRoundTrips) {
 }
 
 }  // namespace
+
+#if !KOKKOS_HALF_T_IS_FLOAT
+namespace {
+
+using namespace MergeAttnTest;
+
+// Where Kokkos' half_t is a real 16-bit type (CUDA builds), Views of it merge to exactly the bits
+// of the same merge on MergeAttn::half_t (both compute in float and round to nearest even).
+template <class Exec>
+class KokkosHalfViews : public ::testing::Test {};
+TYPED_TEST_SUITE(KokkosHalfViews, Backends, BackendNames);
+
+TYPED_TEST(KokkosHalfViews, MergeLikeMergeAttnHalf) {
+  using Exec = TypeParam;
+  using KH = Kokkos::Experimental::half_t;
+  static_assert(sizeof(KH) == 2, "Kokkos half_t is 16-bit in this build");
+  LseRecipe recipe;
+  recipe.plus_inf_fraction = 0.1;
+  const auto p = make_problem<MergeAttn::half_t>(64, 4, 72, 77, recipe);
+  const auto want = run_merge<Exec>(p, RunOptions{});
+  HostProblem<KH> k;
+  k.tokens = p.tokens;
+  k.heads = p.heads;
+  k.head_size = p.head_size;
+  k.prefix_lse = p.prefix_lse;
+  k.suffix_lse = p.suffix_lse;
+  k.prefix.resize(p.prefix.size());
+  k.suffix.resize(p.suffix.size());
+  std::memcpy(static_cast<void*>(k.prefix.data()), p.prefix.data(), p.prefix.size() * 2);
+  std::memcpy(static_cast<void*>(k.suffix.data()), p.suffix.data(), p.suffix.size() * 2);
+  const auto got = run_merge<Exec>(k, RunOptions{});
+  ASSERT_EQ(got.output.size(), want.output.size());
+  EXPECT_EQ(0, std::memcmp(got.output.data(), want.output.data(), want.output.size() * 2));
+  EXPECT_EQ(got.output_lse, want.output_lse);
+}
+
+}  // namespace
+#endif
