@@ -2,17 +2,15 @@
 // space, each next to a device copy (Kokkos::deep_copy) of the same number of bytes measured in the
 // same run: the practical roofline.
 //
-//   merge_attn_bench [--grid=default|full|smoke] [Google Benchmark flags, e.g. --benchmark_out=f.json]
+//   merge_attn_bench [--grid=default|full|smoke] [Google Benchmark flags, e.g.
+//   --benchmark_out=f.json]
 //
 // Bytes moved per merge: 2 reads + 1 write of [tokens][heads][head_size] values, plus 3 LSE arrays
 // [heads][tokens] of float (prefix, suffix, output). GB/s = bytes / median time.
-#include "PlainCudaMerge.hpp"
-
-#include <MergeAttn.hpp>
-
-#include <Kokkos_Core.hpp>
 #include <benchmark/benchmark.h>
 
+#include <Kokkos_Core.hpp>
+#include <MergeAttn.hpp>
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
@@ -20,6 +18,8 @@
 #include <string>
 #include <thread>
 #include <vector>
+
+#include "PlainCudaMerge.hpp"
 
 namespace {
 
@@ -87,7 +87,8 @@ double time_median(F&& f, int warmup, int reps) {
 }
 
 template <class T>
-void bench_merge(benchmark::State& state, const Shape s, const MergeAttn::Impl::LaunchShape* shape) {
+void bench_merge(benchmark::State& state, const Shape s,
+                 const MergeAttn::Impl::LaunchShape* shape) {
   using V = Kokkos::View<T***, Kokkos::LayoutRight, Mem>;
   using L = Kokkos::View<float**, Kokkos::LayoutRight, Mem>;
   V out(Kokkos::view_alloc("out", Kokkos::WithoutInitializing), s.tokens, s.heads, s.head_size);
@@ -101,7 +102,8 @@ void bench_merge(benchmark::State& state, const Shape s, const MergeAttn::Impl::
   Kokkos::parallel_for("fill", P2({0, 0}, {s.heads, s.tokens}), FillLse<L>{sl, 0.7f});
 
   const double elements = double(s.tokens) * double(s.heads) * double(s.head_size);
-  const double bytes = 3.0 * elements * sizeof(T) + 3.0 * double(s.tokens * s.heads) * sizeof(float);
+  const double bytes =
+      3.0 * elements * sizeof(T) + 3.0 * double(s.tokens * s.heads) * sizeof(float);
 
   // The roofline: a device copy of the same number of bytes (half read, half written).
   const std::int64_t copy_bytes = std::int64_t(bytes / 2);
@@ -184,7 +186,8 @@ std::vector<Shape> grid(const std::string& name) {
 }
 
 std::string shape_name(const Shape& s) {
-  return std::to_string(s.tokens) + "x" + std::to_string(s.heads) + "x" + std::to_string(s.head_size);
+  return std::to_string(s.tokens) + "x" + std::to_string(s.heads) + "x" +
+         std::to_string(s.head_size);
 }
 
 template <class T>
@@ -202,8 +205,8 @@ void register_type(const std::vector<Shape>& g) {
 // --sweep: the same merges with forced team sizes and vector lengths (tuning the GPU mapping).
 template <class T>
 void register_sweep() {
-  const Shape shapes[] = {{65536, 32, 128}, {16384, 32, 576}, {65536, 32, 64}, {1, 32, 128},
-                          {256, 32, 128}};
+  const Shape shapes[] = {
+      {65536, 32, 128}, {16384, 32, 576}, {65536, 32, 64}, {1, 32, 128}, {256, 32, 128}};
   for (const Shape& s : shapes)
     for (int v : {4, 8, 16, 32})
       for (int threads : {64, 128, 256}) {

@@ -1,5 +1,4 @@
 #include <MergeAttn/impl/MergeAttn_Checks.hpp>
-
 #include <cstdint>
 #include <limits>
 #include <sstream>
@@ -48,8 +47,8 @@ void check_overlap(const char* function, const ViewDesc& out, const ViewDesc& ot
                    bool alias_ok) {
   if (!overlaps(out, other)) return;
   if (alias_ok && same_view(out, other)) return;
-  std::string what = "overlaps argument '" + std::string(other.name) + "' " +
-                     extents_string(other) + " in memory";
+  std::string what =
+      "overlaps argument '" + std::string(other.name) + "' " + extents_string(other) + " in memory";
   what += alias_ok ? " without being the very same View (only exact in-place aliasing is allowed)"
                    : " (outputs may alias only their own kind of input, exactly)";
   fail(function, out, what + "; its extents are " + extents_string(out));

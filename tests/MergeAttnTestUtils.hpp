@@ -6,13 +6,10 @@
 #ifndef MERGEATTN_TEST_UTILS_HPP
 #define MERGEATTN_TEST_UTILS_HPP
 
-#include "MergeAttnTolerance.hpp"
-
-#include <MergeAttn.hpp>
-
-#include <Kokkos_Core.hpp>
 #include <gtest/gtest.h>
 
+#include <Kokkos_Core.hpp>
+#include <MergeAttn.hpp>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -24,6 +21,8 @@
 #include <type_traits>
 #include <utility>
 #include <vector>
+
+#include "MergeAttnTolerance.hpp"
 
 namespace MergeAttnTest {
 
@@ -125,15 +124,22 @@ inline const char* layout_name(Layout l) {
 template <class F>
 void with_layout(Layout l, F&& f) {
   switch (l) {
-    case Layout::right: f(Kokkos::LayoutRight{}); break;
-    case Layout::left: f(Kokkos::LayoutLeft{}); break;
-    case Layout::stride: f(Kokkos::LayoutStride{}); break;
+    case Layout::right:
+      f(Kokkos::LayoutRight{});
+      break;
+    case Layout::left:
+      f(Kokkos::LayoutLeft{});
+      break;
+    case Layout::stride:
+      f(Kokkos::LayoutStride{});
+      break;
   }
 }
 
 template <class T, class KokkosLayout, class Exec>
 Kokkos::View<T***, KokkosLayout, DeviceMemory<Exec>> make_output_view(const std::string& label,
-                                                                      std::int64_t n, std::int64_t h,
+                                                                      std::int64_t n,
+                                                                      std::int64_t h,
                                                                       std::int64_t d) {
   using V = Kokkos::View<T***, KokkosLayout, DeviceMemory<Exec>>;
   if constexpr (std::is_same<KokkosLayout, Kokkos::LayoutStride>::value) {
@@ -183,16 +189,18 @@ template <class Exec, class Dst, class Src>
 void copy_elementwise(const Dst& dst, const Src& src) {
   if (dst.size() == 0) return;
   if constexpr (Dst::rank == 3) {
-    Kokkos::parallel_for("MergeAttnTest::copy3",
-                         Kokkos::MDRangePolicy<Exec, Kokkos::Rank<3>, Kokkos::IndexType<std::int64_t>>(
-                             {0, 0, 0}, {std::int64_t(dst.extent(0)), std::int64_t(dst.extent(1)),
-                                         std::int64_t(dst.extent(2))}),
-                         CopyRank3<Dst, Src>{dst, src});
+    Kokkos::parallel_for(
+        "MergeAttnTest::copy3",
+        Kokkos::MDRangePolicy<Exec, Kokkos::Rank<3>, Kokkos::IndexType<std::int64_t>>(
+            {0, 0, 0}, {std::int64_t(dst.extent(0)), std::int64_t(dst.extent(1)),
+                        std::int64_t(dst.extent(2))}),
+        CopyRank3<Dst, Src>{dst, src});
   } else {
-    Kokkos::parallel_for("MergeAttnTest::copy2",
-                         Kokkos::MDRangePolicy<Exec, Kokkos::Rank<2>, Kokkos::IndexType<std::int64_t>>(
-                             {0, 0}, {std::int64_t(dst.extent(0)), std::int64_t(dst.extent(1))}),
-                         CopyRank2<Dst, Src>{dst, src});
+    Kokkos::parallel_for(
+        "MergeAttnTest::copy2",
+        Kokkos::MDRangePolicy<Exec, Kokkos::Rank<2>, Kokkos::IndexType<std::int64_t>>(
+            {0, 0}, {std::int64_t(dst.extent(0)), std::int64_t(dst.extent(1))}),
+        CopyRank2<Dst, Src>{dst, src});
   }
   Kokkos::fence();
 }
@@ -252,9 +260,9 @@ std::vector<typename View::non_const_value_type> download(const View& src) {
 
 /// How a problem's LSEs are drawn.
 struct LseRecipe {
-  double lo = -8.0;                  // finite LSEs uniform in [lo, hi] ...
+  double lo = -8.0;  // finite LSEs uniform in [lo, hi] ...
   double hi = 8.0;
-  double plus_inf_fraction = 0.0;    // ... except these fractions, per side
+  double plus_inf_fraction = 0.0;  // ... except these fractions, per side
   double minus_inf_fraction = 0.0;
   double nan_fraction = 0.0;
 };
@@ -262,8 +270,8 @@ struct LseRecipe {
 template <class T>
 struct HostProblem {
   std::int64_t tokens = 0, heads = 0, head_size = 0;
-  std::vector<T> prefix, suffix;               // [t][h][d]
-  std::vector<float> prefix_lse, suffix_lse;   // [h][t]
+  std::vector<T> prefix, suffix;              // [t][h][d]
+  std::vector<float> prefix_lse, suffix_lse;  // [h][t]
 
   std::int64_t out_index(std::int64_t t, std::int64_t h, std::int64_t d) const {
     return (t * heads + h) * head_size + d;
@@ -275,7 +283,8 @@ inline float draw_lse(std::mt19937_64& rng, const LseRecipe& r) {
   std::uniform_real_distribution<double> u(0.0, 1.0);
   const double x = u(rng);
   if (x < r.plus_inf_fraction) return std::numeric_limits<float>::infinity();
-  if (x < r.plus_inf_fraction + r.minus_inf_fraction) return -std::numeric_limits<float>::infinity();
+  if (x < r.plus_inf_fraction + r.minus_inf_fraction)
+    return -std::numeric_limits<float>::infinity();
   if (x < r.plus_inf_fraction + r.minus_inf_fraction + r.nan_fraction)
     return std::numeric_limits<float>::quiet_NaN();
   return static_cast<float>(r.lo + (r.hi - r.lo) * u(rng));
@@ -353,17 +362,16 @@ HostResult<T> run_merge(const HostProblem<T>& p, const RunOptions& o) {
     upload<Exec>(plse, p.prefix_lse);
     upload<Exec>(slse, p.suffix_lse);
 
-    auto output = o.alias == Alias::output_is_prefix   ? prefix
-                  : o.alias == Alias::output_is_suffix ? suffix
-                                                       : make_output_view<T, KL, Exec>(
-                                                             "output", p.tokens, p.heads,
-                                                             p.head_size);
+    auto output = o.alias == Alias::output_is_prefix ? prefix
+                  : o.alias == Alias::output_is_suffix
+                      ? suffix
+                      : make_output_view<T, KL, Exec>("output", p.tokens, p.heads, p.head_size);
     if (o.alias == Alias::none)
       upload<Exec>(output, std::vector<T>(p.prefix.size(), from_double<T>(std::nan(""))));
-    auto olse = o.lse_in_place_prefix   ? plse
-                : o.lse_in_place_suffix ? slse
-                                        : make_lse_view<float, KL, Exec>("output_lse", p.heads,
-                                                                         p.tokens);
+    auto olse = o.lse_in_place_prefix ? plse
+                : o.lse_in_place_suffix
+                    ? slse
+                    : make_lse_view<float, KL, Exec>("output_lse", p.heads, p.tokens);
     if (!o.lse_in_place_prefix && !o.lse_in_place_suffix)
       upload<Exec>(olse, std::vector<float>(p.prefix_lse.size(), std::nanf("")));
 
@@ -425,8 +433,8 @@ std::int64_t check_against_reference(const HostProblem<T>& p, const HostResult<T
   };
   for (std::int64_t t = 0; t < p.tokens; ++t) {
     for (std::int64_t h = 0; h < p.heads; ++h) {
-      const RefPair ref = reference_pair(p.prefix_lse[p.lse_index(h, t)],
-                                         p.suffix_lse[p.lse_index(h, t)]);
+      const RefPair ref =
+          reference_pair(p.prefix_lse[p.lse_index(h, t)], p.suffix_lse[p.lse_index(h, t)]);
       for (std::int64_t d = 0; d < p.head_size; ++d) {
         const std::int64_t i = p.out_index(t, h, d);
         const T got = r.output[i];
@@ -434,10 +442,21 @@ std::int64_t check_against_reference(const HostProblem<T>& p, const HostResult<T
         bool ok = true;
         double want = 0, tol = 0;
         switch (ref.mode) {
-          case RefMode::copy_prefix: ok = same_bits(got, p.prefix[i]); want = to_double(p.prefix[i]); break;
-          case RefMode::copy_suffix: ok = same_bits(got, p.suffix[i]); want = to_double(p.suffix[i]); break;
-          case RefMode::zero: ok = g == 0.0 && !std::signbit(g); break;
-          case RefMode::nan: ok = std::isnan(g); want = std::nan(""); break;
+          case RefMode::copy_prefix:
+            ok = same_bits(got, p.prefix[i]);
+            want = to_double(p.prefix[i]);
+            break;
+          case RefMode::copy_suffix:
+            ok = same_bits(got, p.suffix[i]);
+            want = to_double(p.suffix[i]);
+            break;
+          case RefMode::zero:
+            ok = g == 0.0 && !std::signbit(g);
+            break;
+          case RefMode::nan:
+            ok = std::isnan(g);
+            want = std::nan("");
+            break;
           case RefMode::weighted: {
             const double x = to_double(p.prefix[i]), y = to_double(p.suffix[i]);
             want = ref.wp * x + ref.ws * y;
@@ -459,11 +478,21 @@ std::int64_t check_against_reference(const HostProblem<T>& p, const HostResult<T
         const double g = r.output_lse[p.lse_index(h, t)];
         bool ok = true;
         switch (ref.mode) {
-          case RefMode::copy_prefix: ok = g == static_cast<double>(p.prefix_lse[p.lse_index(h, t)]); break;
-          case RefMode::copy_suffix: ok = g == static_cast<double>(p.suffix_lse[p.lse_index(h, t)]); break;
-          case RefMode::zero: ok = g == -std::numeric_limits<double>::infinity(); break;
-          case RefMode::nan: ok = std::isnan(g); break;
-          case RefMode::weighted: ok = std::fabs(g - ref.lse) <= lse_tolerance<float>(ref.lse); break;
+          case RefMode::copy_prefix:
+            ok = g == static_cast<double>(p.prefix_lse[p.lse_index(h, t)]);
+            break;
+          case RefMode::copy_suffix:
+            ok = g == static_cast<double>(p.suffix_lse[p.lse_index(h, t)]);
+            break;
+          case RefMode::zero:
+            ok = g == -std::numeric_limits<double>::infinity();
+            break;
+          case RefMode::nan:
+            ok = std::isnan(g);
+            break;
+          case RefMode::weighted:
+            ok = std::fabs(g - ref.lse) <= lse_tolerance<float>(ref.lse);
+            break;
         }
         if (!ok) {
           std::ostringstream s;
@@ -488,8 +517,8 @@ std::int64_t check_backends_agree(const HostProblem<T>& p, const HostResult<T>& 
   std::int64_t bad = 0;
   for (std::int64_t t = 0; t < p.tokens; ++t) {
     for (std::int64_t h = 0; h < p.heads; ++h) {
-      const RefPair ref = reference_pair(p.prefix_lse[p.lse_index(h, t)],
-                                         p.suffix_lse[p.lse_index(h, t)]);
+      const RefPair ref =
+          reference_pair(p.prefix_lse[p.lse_index(h, t)], p.suffix_lse[p.lse_index(h, t)]);
       for (std::int64_t d = 0; d < p.head_size; ++d) {
         const std::int64_t i = p.out_index(t, h, d);
         const double x = to_double(a.output[i]), y = to_double(b.output[i]);

@@ -18,7 +18,6 @@
 #define MERGEATTN_TEST_TOLERANCE_HPP
 
 #include <MergeAttn.hpp>
-
 #include <cmath>
 #include <limits>
 
@@ -54,8 +53,8 @@ double rounding_error_bound(double ref) {
 template <class T>
 double output_tolerance(double ref, double magnitude) {
   using compute_type = typename MergeAttn::Impl::ValueTraits<T>::compute_type;
-  return 2.0 * rounding_error_bound<T>(ref) +
-         8.0 * epsilon_of<compute_type>() * magnitude + denorm_min_of<T>();
+  return 2.0 * rounding_error_bound<T>(ref) + 8.0 * epsilon_of<compute_type>() * magnitude +
+         denorm_min_of<T>();
 }
 
 template <class L>

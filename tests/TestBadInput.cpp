@@ -1,8 +1,8 @@
-// Bad input: std::invalid_argument before any kernel launches, naming the function, the argument and
-// the extents. (Wrong rank, wrong memory space and wrong value types are static_asserts.)
-#include "MergeAttnTestUtils.hpp"
-
+// Bad input: std::invalid_argument before any kernel launches, naming the function, the argument
+// and the extents. (Wrong rank, wrong memory space and wrong value types are static_asserts.)
 #include <stdexcept>
+
+#include "MergeAttnTestUtils.hpp"
 
 namespace {
 
@@ -77,13 +77,15 @@ TYPED_TEST(MergeBadInput, PartialOverlapIsRejected) {
       [&] { MergeAttn::merge_attn_states(E(), out, pre, lse_a, suf, sl, lse_b); },
       {"'output_lse'", "'prefix_lse'", "overlaps"});
   // output_lse inside the memory of output.
-  Kokkos::View<float**, Kokkos::LayoutRight, DeviceMemory<E>, Kokkos::MemoryTraits<Kokkos::Unmanaged>>
+  Kokkos::View<float**, Kokkos::LayoutRight, DeviceMemory<E>,
+               Kokkos::MemoryTraits<Kokkos::Unmanaged>>
       lse_in_out(out.data(), 4, 8);
   expect_invalid_argument(
       [&] { MergeAttn::merge_attn_states(E(), out, pre, pl, suf, sl, lse_in_out); },
       {"'output_lse'", "'output'", "overlaps"});
   // output the same memory as prefix_lse's... output overlapping an LSE input.
-  Kokkos::View<float***, Kokkos::LayoutRight, DeviceMemory<E>, Kokkos::MemoryTraits<Kokkos::Unmanaged>>
+  Kokkos::View<float***, Kokkos::LayoutRight, DeviceMemory<E>,
+               Kokkos::MemoryTraits<Kokkos::Unmanaged>>
       out_on_lse(pl.data(), 8, 4, 1);
   Out<E> pre1("pre1", 8, 4, 1), suf1("suf1", 8, 4, 1);
   expect_invalid_argument(
@@ -117,8 +119,8 @@ TYPED_TEST(MergeBadInput, ExceptionComesBeforeAnyWrite) {
   const auto out_after = download<E>(out);
   const auto lse_after = download<E>(ol);
   EXPECT_EQ(0, std::memcmp(out_after.data(), p.prefix.data(), p.prefix.size() * sizeof(float)));
-  EXPECT_EQ(0, std::memcmp(lse_after.data(), p.prefix_lse.data(),
-                           p.prefix_lse.size() * sizeof(float)));
+  EXPECT_EQ(
+      0, std::memcmp(lse_after.data(), p.prefix_lse.data(), p.prefix_lse.size() * sizeof(float)));
 }
 
 }  // namespace

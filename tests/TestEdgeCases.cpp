@@ -16,8 +16,8 @@ void run_all_types(const std::string& name, Make&& make, const RunOptions& o = R
     using T = decltype(value);
     const HostProblem<T> p = make(T{});
     const auto r = run_merge<Exec>(p, o);
-    check_against_reference(p, r,
-                            name + " " + Exec::name() + " " + value_type_name<T>() + " " + describe(o));
+    check_against_reference(
+        p, r, name + " " + Exec::name() + " " + value_type_name<T>() + " " + describe(o));
   });
 }
 
@@ -29,8 +29,9 @@ TYPED_TEST(MergeEdgeCases, TenPercentPlusInfInEachSide) {
   for (Layout l : {Layout::right, Layout::left}) {
     RunOptions o;
     o.layout = l;
-    run_all_types<TypeParam>("TenPercentPlusInf",
-                             [&](auto v) { return make_problem<decltype(v)>(256, 8, 128, 11, r); }, o);
+    run_all_types<TypeParam>(
+        "TenPercentPlusInf", [&](auto v) { return make_problem<decltype(v)>(256, 8, 128, 11, r); },
+        o);
   }
 }
 
@@ -178,8 +179,8 @@ TYPED_TEST(MergeEdgeCases, StridedSubviewsOfEveryHeadSizeKind) {
   for (std::int64_t d : {7, 64, 100, 192}) {
     RunOptions o;
     o.layout = Layout::stride;
-    run_all_types<TypeParam>("StridedSubview",
-                             [&](auto v) { return make_problem<decltype(v)>(33, 3, d, 21 + d); }, o);
+    run_all_types<TypeParam>(
+        "StridedSubview", [&](auto v) { return make_problem<decltype(v)>(33, 3, d, 21 + d); }, o);
   }
 }
 
@@ -189,7 +190,8 @@ void check_offset_by_one() {
   const std::int64_t n = 40, h = 4, d = 64;
   const auto p = make_problem<T>(n, h, d, 22);
   using Full = Kokkos::View<T***, Kokkos::LayoutRight, DeviceMemory<Exec>>;
-  Full pre_parent("pre", n, h, d + 1), suf_parent("suf", n, h, d + 1), out_parent("out", n, h, d + 1);
+  Full pre_parent("pre", n, h, d + 1), suf_parent("suf", n, h, d + 1),
+      out_parent("out", n, h, d + 1);
   const auto sub = std::make_pair(std::int64_t(1), d + 1);
   auto pre = Kokkos::subview(pre_parent, Kokkos::ALL, Kokkos::ALL, sub);
   auto suf = Kokkos::subview(suf_parent, Kokkos::ALL, Kokkos::ALL, sub);
@@ -204,8 +206,8 @@ void check_offset_by_one() {
   MergeAttn::merge_attn_states(Exec(), out, pre, pl, suf, sl, ol);
   Exec().fence();
   HostResult<T> r{download<Exec>(out), download<Exec>(ol)};
-  check_against_reference(p, r, std::string("OffsetByOne ") + Exec::name() + " " +
-                                    value_type_name<T>());
+  check_against_reference(p, r,
+                          std::string("OffsetByOne ") + Exec::name() + " " + value_type_name<T>());
 }
 
 TYPED_TEST(MergeEdgeCases, SubviewOffsetByOneElement) {

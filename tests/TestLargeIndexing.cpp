@@ -68,10 +68,11 @@ TYPED_TEST(LargeIndexing, MoreThan2To31Elements) {
   L p("p", heads, tokens), s("s", heads, tokens), lse("lse", heads, tokens);
   using Range = Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>;
   Kokkos::parallel_for("fill", Range(0, tokens * heads), FillPatterns<V>{x, y, heads, dim});
-  Kokkos::parallel_for("fill_lse",
-                       Kokkos::MDRangePolicy<Exec, Kokkos::Rank<2>, Kokkos::IndexType<std::int64_t>>(
-                           {0, 0}, {heads, tokens}),
-                       FillLse<L>{p, s});
+  Kokkos::parallel_for(
+      "fill_lse",
+      Kokkos::MDRangePolicy<Exec, Kokkos::Rank<2>, Kokkos::IndexType<std::int64_t>>(
+          {0, 0}, {heads, tokens}),
+      FillLse<L>{p, s});
   MergeAttn::merge_attn_states(Exec(), x, x, p, y, s, lse);  // in place on prefix_output
   std::int64_t wrong = -1;
   Kokkos::parallel_reduce("check", Range(0, tokens * heads), CountWrong<V>{x, heads, dim}, wrong);

@@ -1,8 +1,8 @@
 // GoogleTest main for MergeAttn's tests: initialises Kokkos around the run (not when only listing
 // the tests, so that ctest can discover them on a machine without the GPU a CUDA build targets).
-#include <Kokkos_Core.hpp>
 #include <gtest/gtest.h>
 
+#include <Kokkos_Core.hpp>
 #include <iostream>
 
 int main(int argc, char* argv[]) {

@@ -1,9 +1,10 @@
 // The merge law on real attention: softmax attention of random queries against keys and values,
 // once over all keys and once over two parts split at a random point; merging the two partial
-// states with merge_attn_states must give the unsplit result. Scores and outputs by KokkosBlas::gemm.
-#include "MergeAttnTestUtils.hpp"
-
+// states with merge_attn_states must give the unsplit result. Scores and outputs by
+// KokkosBlas::gemm.
 #include <KokkosBlas3_gemm.hpp>
+
+#include "MergeAttnTestUtils.hpp"
 
 namespace {
 
@@ -40,7 +41,8 @@ struct ScatterHead {
   int head;
   KOKKOS_INLINE_FUNCTION void operator()(const int t) const {
     for (int d = 0; d < int(o.extent(1)); ++d)
-      out(t, head, d) = MergeAttn::Impl::ValueTraits<typename Out::value_type>::from_compute(o(t, d));
+      out(t, head, d) =
+          MergeAttn::Impl::ValueTraits<typename Out::value_type>::from_compute(o(t, d));
     out_lse(head, t) = lse(t);
   }
 };

@@ -1,9 +1,9 @@
 // The merge on every backend over a sampled grid of shapes, value types, layouts and with/without
 // output_lse, against the double-precision host reference; and every backend against the others.
-#include "MergeAttnTestUtils.hpp"
-
 #include <algorithm>
 #include <set>
+
+#include "MergeAttnTestUtils.hpp"
 
 namespace {
 
@@ -77,8 +77,8 @@ TYPED_TEST(MergeStates, GridAgainstDoubleReference) {
       o.layout = c.layout;
       o.with_output_lse = c.with_output_lse;
       const auto r = run_merge<Exec>(p, o);
-      check_against_reference(p, r, std::string(Exec::name()) + " " + value_type_name<T>() + " " +
-                                        case_name(c));
+      check_against_reference(
+          p, r, std::string(Exec::name()) + " " + value_type_name<T>() + " " + case_name(c));
     });
   }
 }
@@ -130,12 +130,12 @@ TEST(MergeStatesCrossBackend, AllBackendsAgree) {
       std::vector<std::string> names;
       RunAllOf<BackendList>::run(p, o, results, names);
       for (std::size_t a = 0; a < results.size(); ++a) {
-        check_against_reference(p, results[a], names[a] + " " + value_type_name<T>() + " " +
-                                                   case_name(c));
+        check_against_reference(p, results[a],
+                                names[a] + " " + value_type_name<T>() + " " + case_name(c));
         for (std::size_t b = a + 1; b < results.size(); ++b) {
-          check_backends_agree(p, results[a], results[b],
-                               names[a] + " vs " + names[b] + " " + value_type_name<T>() + " " +
-                                   case_name(c));
+          check_backends_agree(
+              p, results[a], results[b],
+              names[a] + " vs " + names[b] + " " + value_type_name<T>() + " " + case_name(c));
           ++compared;
         }
       }
@@ -161,7 +161,7 @@ void check_forced_shapes() {
   // Host spaces run one-thread teams; GPUs any team of up to 1024 threads.
   const std::vector<MergeAttn::Impl::LaunchShape> shapes =
       host_like ? std::vector<MergeAttn::Impl::LaunchShape>{{1, 1}}
-                : std::vector<MergeAttn::Impl::LaunchShape>{{1, 1},  {1, 4},  {2, 4}, {16, 8},
+                : std::vector<MergeAttn::Impl::LaunchShape>{{1, 1},  {1, 4},  {2, 4},  {16, 8},
                                                             {4, 32}, {32, 4}, {128, 8}};
   LseRecipe recipe;
   recipe.plus_inf_fraction = 0.05;
@@ -183,9 +183,8 @@ void check_forced_shapes() {
       Exec().fence();
       HostResult<T> r{download<Exec>(out), download<Exec>(ol)};
       std::ostringstream ctx;
-      ctx << "ForcedShape team " << shape.team_size << " vector " << shape.vector_length
-          << " " << Exec::name() << " "
-          << value_type_name<T>() << " head_size " << d;
+      ctx << "ForcedShape team " << shape.team_size << " vector " << shape.vector_length << " "
+          << Exec::name() << " " << value_type_name<T>() << " head_size " << d;
       check_against_reference(p, r, ctx.str());
     }
   }

@@ -1,8 +1,8 @@
 // MergeAttn::half_t and MergeAttn::bfloat16_t: 16 bits on every build, exact widening, round to
 // nearest even narrowing, and the same bits on every backend (hardware conversions on the GPU).
-#include "MergeAttnTestUtils.hpp"
-
 #include <algorithm>
+
+#include "MergeAttnTestUtils.hpp"
 
 namespace {
 
@@ -17,18 +17,24 @@ static_assert(std::is_trivially_copyable<MergeAttn::bfloat16_t>::value, "");
 double half_value(std::uint16_t b) {
   const int sign = b >> 15, exp = (b >> 10) & 0x1f, man = b & 0x3ff;
   double v;
-  if (exp == 0x1f) v = man ? std::nan("") : std::numeric_limits<double>::infinity();
-  else if (exp == 0) v = std::ldexp(man, -24);
-  else v = std::ldexp(1024 + man, exp - 25);
+  if (exp == 0x1f)
+    v = man ? std::nan("") : std::numeric_limits<double>::infinity();
+  else if (exp == 0)
+    v = std::ldexp(man, -24);
+  else
+    v = std::ldexp(1024 + man, exp - 25);
   return sign ? -v : v;
 }
 
 double bfloat16_value(std::uint16_t b) {
   const int sign = b >> 15, exp = (b >> 7) & 0xff, man = b & 0x7f;
   double v;
-  if (exp == 0xff) v = man ? std::nan("") : std::numeric_limits<double>::infinity();
-  else if (exp == 0) v = std::ldexp(man, -133);
-  else v = std::ldexp(128 + man, exp - 134);
+  if (exp == 0xff)
+    v = man ? std::nan("") : std::numeric_limits<double>::infinity();
+  else if (exp == 0)
+    v = std::ldexp(man, -133);
+  else
+    v = std::ldexp(128 + man, exp - 134);
   return sign ? -v : v;
 }
 
@@ -77,10 +83,11 @@ std::vector<float> probe_floats() {
     const float m = static_cast<float>(mid);
     v.insert(v.end(), {m, std::nextafter(m, 0.0f), std::nextafter(m, 3e38f), -m});
   }
-  v.insert(v.end(), {0.0f, -0.0f, 65504.0f, 65519.99f, 65520.0f, 1e6f, -1e6f,
-                     std::numeric_limits<float>::infinity(), -std::numeric_limits<float>::infinity(),
-                     std::numeric_limits<float>::max(), std::numeric_limits<float>::denorm_min(),
-                     5.9604645e-8f, 2.9802322e-8f, 2.9802326e-8f});
+  v.insert(v.end(),
+           {0.0f, -0.0f, 65504.0f, 65519.99f, 65520.0f, 1e6f, -1e6f,
+            std::numeric_limits<float>::infinity(), -std::numeric_limits<float>::infinity(),
+            std::numeric_limits<float>::max(), std::numeric_limits<float>::denorm_min(),
+            5.9604645e-8f, 2.9802322e-8f, 2.9802326e-8f});
   return v;
 }
 
@@ -126,8 +133,7 @@ TEST(Types, NarrowingRoundsToNearestEven) {
     const std::uint16_t want_b = nearest(f, bfloat16_value, 0x7f7f, bf16_half_ulp_max);
     const std::uint16_t got_b = MergeAttn::bfloat16_t(f).bits;
     if (got_b != want_b && ++bad_bf16 <= 5)
-      ADD_FAILURE() << "bfloat16_t(" << f << ") = 0x" << std::hex << got_b << ", want 0x"
-                    << want_b;
+      ADD_FAILURE() << "bfloat16_t(" << f << ") = 0x" << std::hex << got_b << ", want 0x" << want_b;
   }
   EXPECT_EQ(bad_half, 0);
   EXPECT_EQ(bad_bf16, 0);
@@ -154,7 +160,8 @@ struct ConvertOnDevice {
     half_bits(i) = MergeAttn::half_t(in(i)).bits;
     bf16_bits(i) = MergeAttn::bfloat16_t(in(i)).bits;
     if (i < 65536) {
-      widened_half(i) = static_cast<float>(MergeAttn::half_t::from_bits(static_cast<std::uint16_t>(i)));
+      widened_half(i) =
+          static_cast<float>(MergeAttn::half_t::from_bits(static_cast<std::uint16_t>(i)));
       widened_bf16(i) =
           static_cast<float>(MergeAttn::bfloat16_t::from_bits(static_cast<std::uint16_t>(i)));
     }
@@ -172,8 +179,9 @@ TYPED_TEST(TypesOnBackend, ConversionsMatchTheHostBitForBit) {
   while (host_in.size() < 65536) host_in.push_back(1.0f);
   const std::int64_t n = static_cast<std::int64_t>(host_in.size());
   Kokkos::View<float*, Mem> in("in", n);
-  Kokkos::deep_copy(in, Kokkos::View<const float*, Kokkos::HostSpace,
-                                     Kokkos::MemoryTraits<Kokkos::Unmanaged>>(host_in.data(), n));
+  Kokkos::deep_copy(
+      in, Kokkos::View<const float*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
+              host_in.data(), n));
   Kokkos::View<std::uint16_t*, Mem> hb("hb", n), bb("bb", n);
   Kokkos::View<float*, Mem> wh("wh", 65536), wb("wb", 65536);
   Kokkos::parallel_for("convert", Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(0, n),
@@ -193,7 +201,8 @@ TYPED_TEST(TypesOnBackend, ConversionsMatchTheHostBitForBit) {
   }
   for (std::uint32_t b = 0; b < 65536; ++b) {
     const float h = static_cast<float>(MergeAttn::half_t::from_bits(static_cast<std::uint16_t>(b)));
-    const float g = static_cast<float>(MergeAttn::bfloat16_t::from_bits(static_cast<std::uint16_t>(b)));
+    const float g =
+        static_cast<float>(MergeAttn::bfloat16_t::from_bits(static_cast<std::uint16_t>(b)));
     if (!(same_bits(wh_h(b), h) || (std::isnan(h) && std::isnan(wh_h(b)))) && ++bad <= 5)
       ADD_FAILURE() << Exec::name() << ": widening half 0x" << std::hex << b;
     if (!(same_bits(wb_h(b), g) || (std::isnan(g) && std::isnan(wb_h(b)))) && ++bad <= 5)
@@ -213,8 +222,7 @@ struct SquareIndex {
 TYPED_TEST(TypesOnBackend, ComputedViewRoundTrips) {
   using Exec = TypeParam;
   Kokkos::View<double*, DeviceMemory<Exec>> v("v", 1000);
-  Kokkos::parallel_for("square", Kokkos::RangePolicy<Exec>(0, 1000),
-                       SquareIndex<decltype(v)>{v});
+  Kokkos::parallel_for("square", Kokkos::RangePolicy<Exec>(0, 1000), SquareIndex<decltype(v)>{v});
   auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
   for (int i = 0; i < 1000; ++i) ASSERT_EQ(h(i), 0.5 * i * i) << Exec::name();
   EXPECT_TRUE(Exec().concurrency() >= 1);

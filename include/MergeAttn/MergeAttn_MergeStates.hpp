@@ -3,13 +3,11 @@
 #ifndef MERGEATTN_MERGESTATES_HPP
 #define MERGEATTN_MERGESTATES_HPP
 
+#include <Kokkos_Core.hpp>
 #include <MergeAttn/MergeAttn_Types.hpp>
 #include <MergeAttn/impl/MergeAttn_Checks.hpp>
 #include <MergeAttn/impl/MergeAttn_MergeKernel.hpp>
 #include <MergeAttn/impl/MergeAttn_ValueTraits.hpp>
-
-#include <Kokkos_Core.hpp>
-
 #include <cstdint>
 #include <type_traits>
 
@@ -79,14 +77,14 @@ void merge_attn_states_impl(const ExecutionSpace& exec, const OutputView& output
   static_assert(is_supported_value_type_v<value_type>,
                 "MergeAttn::merge_attn_states: 'output' value type must be float, double, "
                 "MergeAttn::half_t or MergeAttn::bfloat16_t (or Kokkos' 16-bit half_t/bhalf_t)");
-  static_assert(std::is_same<std::remove_const_t<typename PrefixOutputView::value_type>,
-                             value_type>::value,
-                "MergeAttn::merge_attn_states: 'prefix_output' must have the value type of "
-                "'output' (const allowed)");
-  static_assert(std::is_same<std::remove_const_t<typename SuffixOutputView::value_type>,
-                             value_type>::value,
-                "MergeAttn::merge_attn_states: 'suffix_output' must have the value type of "
-                "'output' (const allowed)");
+  static_assert(
+      std::is_same<std::remove_const_t<typename PrefixOutputView::value_type>, value_type>::value,
+      "MergeAttn::merge_attn_states: 'prefix_output' must have the value type of "
+      "'output' (const allowed)");
+  static_assert(
+      std::is_same<std::remove_const_t<typename SuffixOutputView::value_type>, value_type>::value,
+      "MergeAttn::merge_attn_states: 'suffix_output' must have the value type of "
+      "'output' (const allowed)");
   static_assert(is_lse_value_type_v<typename PrefixLseView::value_type>,
                 "MergeAttn::merge_attn_states: 'prefix_lse' value type must be float or double");
   static_assert(is_lse_value_type_v<typename SuffixLseView::value_type>,

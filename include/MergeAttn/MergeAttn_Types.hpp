@@ -10,7 +10,6 @@
 #define MERGEATTN_TYPES_HPP
 
 #include <Kokkos_Core.hpp>
-
 #include <cstdint>
 #include <cstring>
 #include <limits>
@@ -51,7 +50,8 @@ KOKKOS_FORCEINLINE_FUNCTION std::uint16_t float_to_half_bits(float f) {
   const std::uint32_t sign = (x >> 16) & 0x8000u;
   x &= 0x7fffffffu;
   // |f| >= 65536 (after rounding too large), infinity or NaN (kept quiet, with its top payload):
-  const std::uint32_t special = select_bits(x > 0x7f800000u, 0x7e00u | ((x >> 13) & 0x3ffu), 0x7c00u);
+  const std::uint32_t special =
+      select_bits(x > 0x7f800000u, 0x7e00u | ((x >> 13) & 0x3ffu), 0x7c00u);
   // |f| < 2^-14, binary16 subnormal or zero: adding 0.5f aligns the value so that float addition
   // rounds (to nearest even) at 2^-24, the subnormal spacing; a carry gives the smallest normal.
   const std::uint32_t subnormal = float_bits(bits_float(x) + 0.5f) - 0x3f000000u;

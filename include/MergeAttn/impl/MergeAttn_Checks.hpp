@@ -4,7 +4,6 @@
 #define MERGEATTN_IMPL_CHECKS_HPP
 
 #include <Kokkos_Core.hpp>
-
 #include <cstddef>
 #include <cstdint>
 
@@ -54,8 +53,7 @@ void check_merge_arguments(const char* function, const ViewDesc& output,
 
 /// True when the three rank-3 Views can be moved in aligned `pack_bytes`-byte packs along the last
 /// dimension: unit stride there, 16-byte aligned row starts.
-bool can_use_packs(std::size_t pack_bytes, const ViewDesc& a, const ViewDesc& b,
-                   const ViewDesc& c);
+bool can_use_packs(std::size_t pack_bytes, const ViewDesc& a, const ViewDesc& b, const ViewDesc& c);
 
 }  // namespace Impl
 }  // namespace MergeAttn

@@ -1,14 +1,12 @@
 // MergeAttn::Impl: the 2-way merge kernel. One functor for every value type, layout and backend:
 // a TeamPolicy over (token, head) pairs, each team thread owning one pair and computing its weights
-// once, its vector lanes moving the head dimension in 16-byte packs (fast path: unit stride, aligned
-// rows) or element by element through the Views (general path, any layout).
+// once, its vector lanes moving the head dimension in 16-byte packs (fast path: unit stride,
+// aligned rows) or element by element through the Views (general path, any layout).
 #ifndef MERGEATTN_IMPL_MERGEKERNEL_HPP
 #define MERGEATTN_IMPL_MERGEKERNEL_HPP
 
-#include <MergeAttn/impl/MergeAttn_ValueTraits.hpp>
-
 #include <Kokkos_Core.hpp>
-
+#include <MergeAttn/impl/MergeAttn_ValueTraits.hpp>
 #include <algorithm>
 #include <cstdint>
 #include <type_traits>
@@ -72,8 +70,8 @@ class MergeStatesFunctor {
   KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
     const std::int64_t step =
         static_cast<std::int64_t>(team.league_size()) * static_cast<std::int64_t>(team.team_size());
-    for (std::int64_t pair = static_cast<std::int64_t>(team.league_rank()) * team.team_size() +
-                             team.team_rank();
+    for (std::int64_t pair =
+             static_cast<std::int64_t>(team.league_rank()) * team.team_size() + team.team_rank();
          pair < m_num_pairs; pair += step) {
       merge_pair(team, pair);
     }
@@ -84,10 +82,10 @@ class MergeStatesFunctor {
     // Token-major pairs: consecutive team threads own consecutive rows of the outputs (measured
     // faster on the H200 than head-major order, whose LSE reads coalesce but rows scatter).
     // 32-bit division when the pair index fits: a 64-bit one costs tens of GPU instructions.
-    const std::int64_t t =
-        m_pairs_fit_32_bits ? static_cast<std::int64_t>(static_cast<std::uint32_t>(pair) /
-                                                        static_cast<std::uint32_t>(m_num_heads))
-                            : pair / m_num_heads;
+    const std::int64_t t = m_pairs_fit_32_bits
+                               ? static_cast<std::int64_t>(static_cast<std::uint32_t>(pair) /
+                                                           static_cast<std::uint32_t>(m_num_heads))
+                               : pair / m_num_heads;
     const std::int64_t h = pair - t * m_num_heads;
 
     // Every vector lane reads both LSEs before any lane writes (output_lse may be an input):
@@ -124,10 +122,18 @@ class MergeStatesFunctor {
     }
 
     switch (mode) {  // uniform per pair: one branch, then a tight vector loop
-      case PairMode::weighted: merge_row<PairMode::weighted>(team, t, h, wp, ws, fill); break;
-      case PairMode::copy_prefix: merge_row<PairMode::copy_prefix>(team, t, h, wp, ws, fill); break;
-      case PairMode::copy_suffix: merge_row<PairMode::copy_suffix>(team, t, h, wp, ws, fill); break;
-      case PairMode::fill: merge_row<PairMode::fill>(team, t, h, wp, ws, fill); break;
+      case PairMode::weighted:
+        merge_row<PairMode::weighted>(team, t, h, wp, ws, fill);
+        break;
+      case PairMode::copy_prefix:
+        merge_row<PairMode::copy_prefix>(team, t, h, wp, ws, fill);
+        break;
+      case PairMode::copy_suffix:
+        merge_row<PairMode::copy_suffix>(team, t, h, wp, ws, fill);
+        break;
+      case PairMode::fill:
+        merge_row<PairMode::fill>(team, t, h, wp, ws, fill);
+        break;
     }
 
     if constexpr (has_output_lse) {
@@ -184,9 +190,9 @@ class MergeStatesFunctor {
   }
 
   template <PairMode Mode>
-  KOKKOS_INLINE_FUNCTION void merge_element(const std::int64_t t, const std::int64_t h,
-                                            const int d, const compute_type wp,
-                                            const compute_type ws, const compute_type fill) const {
+  KOKKOS_INLINE_FUNCTION void merge_element(const std::int64_t t, const std::int64_t h, const int d,
+                                            const compute_type wp, const compute_type ws,
+                                            const compute_type fill) const {
     if constexpr (Mode == PairMode::weighted) {
       m_output(t, h, d) = traits::from_compute(wp * traits::to_compute(m_prefix(t, h, d)) +
                                                ws * traits::to_compute(m_suffix(t, h, d)));
@@ -255,8 +261,8 @@ LaunchShape choose_launch_shape(const int value_size, const int vector_iters,
   if (host_like) return {1, 1};
   const int per_lane = value_size >= 4 ? 4 : 2;
   // At least 8 lanes where the row has that many items: 4-lane teams measured 25 % slower.
-  const int lanes_wanted = std::max((vector_iters + per_lane - 1) / per_lane,
-                                    std::min(vector_iters, 8));
+  const int lanes_wanted =
+      std::max((vector_iters + per_lane - 1) / per_lane, std::min(vector_iters, 8));
   int vector_length = 1;
   while (vector_length < lanes_wanted && vector_length < 32) vector_length *= 2;
   int team_size = 128 / vector_length;
@@ -274,18 +280,18 @@ void launch_merge(const ExecSpace& exec, const OutputView& output, const PrefixV
                                           SuffixView, SuffixLseView, OutputLseView, UsePacks>;
   const functor_type functor(output, prefix_output, prefix_lse, suffix_output, suffix_lse,
                              output_lse);
-  const LaunchShape shape =
-      shape_override != nullptr
-          ? *shape_override
-          : choose_launch_shape<ExecSpace>(static_cast<int>(sizeof(typename functor_type::value_type)),
-                                           functor.vector_iterations(), functor.num_pairs());
+  const LaunchShape shape = shape_override != nullptr
+                                ? *shape_override
+                                : choose_launch_shape<ExecSpace>(
+                                      static_cast<int>(sizeof(typename functor_type::value_type)),
+                                      functor.vector_iterations(), functor.num_pairs());
   // The league covers every pair once; beyond 2^30 teams the functor loops (64-bit pair index).
   const std::int64_t teams = (functor.num_pairs() + shape.team_size - 1) / shape.team_size;
   const int league_size = static_cast<int>(teams < (std::int64_t(1) << 30) ? teams : (1 << 30));
-  Kokkos::parallel_for("MergeAttn::merge_attn_states",
-                       Kokkos::TeamPolicy<ExecSpace>(exec, league_size, shape.team_size,
-                                                     shape.vector_length),
-                       functor);
+  Kokkos::parallel_for(
+      "MergeAttn::merge_attn_states",
+      Kokkos::TeamPolicy<ExecSpace>(exec, league_size, shape.team_size, shape.vector_length),
+      functor);
 }
 
 }  // namespace Impl

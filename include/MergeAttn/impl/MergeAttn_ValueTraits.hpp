@@ -5,10 +5,8 @@
 #ifndef MERGEATTN_IMPL_VALUETRAITS_HPP
 #define MERGEATTN_IMPL_VALUETRAITS_HPP
 
-#include <MergeAttn/MergeAttn_Types.hpp>
-
 #include <Kokkos_Core.hpp>
-
+#include <MergeAttn/MergeAttn_Types.hpp>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -111,8 +109,8 @@ template <class T>
 constexpr bool is_supported_value_type_v = ValueTraits<std::remove_cv_t<T>>::is_supported;
 
 template <class T>
-constexpr bool is_lse_value_type_v =
-    std::is_same<std::remove_cv_t<T>, float>::value || std::is_same<std::remove_cv_t<T>, double>::value;
+constexpr bool is_lse_value_type_v = std::is_same<std::remove_cv_t<T>, float>::value ||
+                                     std::is_same<std::remove_cv_t<T>, double>::value;
 
 // ---------------------------------------------------------------------------------------------
 // Math, portable across Kokkos 3.4 ... 4.x.
