@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <cstring>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -202,24 +203,95 @@ void register_type(const std::vector<Shape>& g) {
   }
 }
 
-// --sweep: the same merges with forced team sizes and vector lengths (tuning the GPU mapping).
+// --sweep: the same merges with forced launch shapes (tuning the GPU mapping): "auto" is the
+// built-in choice, "pairs<T>xvec<V>" runs of consecutive (token, head) pairs per team,
+// "tok<threads>xvec<V>" one team per token with its threads over the heads.
 template <class T>
 void register_sweep() {
-  const Shape shapes[] = {
-      {65536, 32, 128}, {16384, 32, 576}, {65536, 32, 64}, {1, 32, 128}, {256, 32, 128}};
-  for (const Shape& s : shapes)
-    for (int v : {4, 8, 16, 32})
-      for (int threads : {64, 128, 256}) {
-        const MergeAttn::Impl::LaunchShape ls{threads / v, v};
-        const std::string name = std::string("sweep/") + type_name<T>() + "/" + shape_name(s) +
-                                 "/team" + std::to_string(ls.team_size) + "xvec" +
-                                 std::to_string(v);
-        benchmark::RegisterBenchmark(name.c_str(),
-                                     [s, ls](benchmark::State& st) { bench_merge<T>(st, s, &ls); })
-            ->UseManualTime()
-            ->Unit(benchmark::kMicrosecond)
-            ->MinTime(0.05);
-      }
+  const Shape shapes[] = {{65536, 32, 128}, {16384, 32, 576}, {65536, 32, 64}, {4096, 128, 576},
+                          {1024, 32, 128},  {256, 32, 128},   {64, 32, 128},   {1, 32, 128}};
+  for (const Shape& s : shapes) {
+    const std::string base = std::string("sweep/") + type_name<T>() + "/" + shape_name(s) + "/";
+    auto reg = [&](const std::string& name, const MergeAttn::Impl::LaunchShape* ls) {
+      std::optional<MergeAttn::Impl::LaunchShape> copy;
+      if (ls != nullptr) copy = *ls;
+      benchmark::RegisterBenchmark(
+          (base + name).c_str(),
+          [s, copy](benchmark::State& st) { bench_merge<T>(st, s, copy ? &*copy : nullptr); })
+          ->UseManualTime()
+          ->Unit(benchmark::kMicrosecond)
+          ->MinTime(0.05);
+    };
+    reg("auto", nullptr);
+    const MergeAttn::Impl::LaunchShape def = MergeAttn::Impl::choose_launch_shape<Exec>(
+        int(sizeof(T)), int(s.head_size / (16 / sizeof(T))), s.tokens, s.heads);
+    for (int g : {1, 32 / def.vector_length})
+      for (int k : {1, 2})
+        for (bool pf : {false, true}) {
+          MergeAttn::Impl::LaunchShape ls = def;
+          ls.tokens_per_group = g;
+          ls.pairs_per_thread = k;
+          ls.prefetch_rows = pf;
+          reg("team" + std::to_string(ls.team_size) + "xvec" + std::to_string(ls.vector_length) +
+                  "_g" + std::to_string(g) + "_k" + std::to_string(k) + (pf ? "_pf" : ""),
+              &ls);
+        }
+  }
+}
+
+// --sweep also times empty launches: the floor under the small sizes (Kokkos TeamPolicy and
+// RangePolicy, and on CUDA a raw kernel), each followed by a fence like the merges.
+struct EmptyTeam {
+  KOKKOS_INLINE_FUNCTION void operator()(const Kokkos::TeamPolicy<Exec>::member_type&) const {}
+};
+struct EmptyRange {
+  KOKKOS_INLINE_FUNCTION void operator()(const int) const {}
+};
+
+void register_launch() {
+  auto reg = [](const char* name, auto f) {
+    benchmark::RegisterBenchmark(name,
+                                 [f](benchmark::State& st) {
+                                   for (int i = 0; i < 10; ++i) f();
+                                   Kokkos::fence();
+                                   std::vector<double> times;
+                                   Kokkos::Timer timer;
+                                   for (auto _ : st) {
+                                     timer.reset();
+                                     f();
+                                     Kokkos::fence();
+                                     times.push_back(timer.seconds());
+                                     st.SetIterationTime(times.back());
+                                   }
+                                   st.counters["median_us"] = median(times) * 1e6;
+                                 })
+        ->UseManualTime()
+        ->Unit(benchmark::kMicrosecond)
+        ->MinTime(0.05);
+  };
+  reg("launch/fence_only", [] {});
+  reg("launch/kokkos_team_2_teams", [] {
+    constexpr bool host_like = Kokkos::SpaceAccessibility<Kokkos::HostSpace, Mem>::accessible;
+    // The merge's shapes: 16 x 8 threads per team on GPUs, one-thread teams on hosts.
+    Kokkos::parallel_for("empty",
+                         Kokkos::TeamPolicy<Exec>(Exec(), 2, host_like ? 1 : 16, host_like ? 1 : 8),
+                         EmptyTeam{});
+  });
+  reg("launch/kokkos_range_256", [] {
+    Kokkos::parallel_for("empty", Kokkos::RangePolicy<Exec>(Exec(), 0, 256), EmptyRange{});
+  });
+  {
+    // merge_attn_states on 0 tokens: the argument checks alone (no launch).
+    using V = Kokkos::View<float***, Kokkos::LayoutRight, Mem>;
+    using L = Kokkos::View<float**, Kokkos::LayoutRight, Mem>;
+    const V out("out", 0, 32, 128), pre("pre", 0, 32, 128), suf("suf", 0, 32, 128);
+    const L pl("pl", 32, 0), sl("sl", 32, 0), ol("ol", 32, 0);
+    reg("launch/merge_checks_only",
+        [=] { MergeAttn::merge_attn_states(Exec(), out, pre, pl, suf, sl, ol); });
+  }
+#if defined(KOKKOS_ENABLE_CUDA)
+  reg("launch/cuda_raw_2x128", [] { MergeAttnPerf::empty_launch(Exec().cuda_stream()); });
+#endif
 }
 
 }  // namespace
@@ -249,8 +321,10 @@ int main(int argc, char** argv) {
   if (sweep) {
     register_sweep<float>();
     register_sweep<MergeAttn::bfloat16_t>();
+    register_launch();
   }
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
+  benchmark::ClearRegisteredBenchmarks();  // drops captured Views before Kokkos finalizes
   return 0;
 }

@@ -22,7 +22,9 @@ for f in ${NCU_FILTERS:-}; do
     ncu --clock-control none --kernel-name-base demangled --kernel-name "regex:$k" \
         --launch-skip 3 --launch-count 1 \
         --section SpeedOfLight --section MemoryWorkloadAnalysis --section LaunchStats \
-        --section Occupancy --section WarpStateStats \
+        --section Occupancy --section WarpStateStats --section SchedulerStats \
+        --section ComputeWorkloadAnalysis --section InstructionStats \
+        --metrics dram__bytes_read.sum,dram__bytes_write.sum,lts__t_sectors_srcunit_tex_op_read.sum,lts__t_sectors_srcunit_tex_op_write.sum,smsp__inst_executed.sum,l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum \
         "$bin/merge_attn_bench" --sweep --grid=smoke --benchmark_filter="$f" \
         --benchmark_min_time=0.01 > "$out/ncu-$n-$k.txt" 2>&1
     echo "ncu $f $k exit $?"

@@ -151,18 +151,21 @@ namespace {
 
 using namespace MergeAttnTest;
 
-// Every mapping the tuning may pick (team size, vector length) computes the same function: forced
-// shapes on each backend, against the reference, over head sizes whose pack counts do and do not
-// divide evenly into lanes.
+// Every mapping the tuning may pick (team size, vector length, token group, pairs per thread)
+// computes the same function: forced shapes on each backend, against the reference, over head sizes
+// whose pack counts do and do not divide evenly into lanes, with 37 tokens (partial token groups,
+// groups wider than the tokens) and 5 heads.
 template <class Exec, class T>
 void check_forced_shapes() {
   constexpr bool host_like =
       Kokkos::SpaceAccessibility<Kokkos::HostSpace, DeviceMemory<Exec>>::accessible;
   // Host spaces run one-thread teams; GPUs any team of up to 1024 threads.
-  const std::vector<MergeAttn::Impl::LaunchShape> shapes =
-      host_like ? std::vector<MergeAttn::Impl::LaunchShape>{{1, 1}}
-                : std::vector<MergeAttn::Impl::LaunchShape>{{1, 1},  {1, 4},  {2, 4},  {16, 8},
-                                                            {4, 32}, {32, 4}, {128, 8}};
+  using Shape = MergeAttn::Impl::LaunchShape;
+  const std::vector<Shape> shapes =
+      host_like ? std::vector<Shape>{{1, 1, 1, 1}, {1, 1, 4, 2}, {1, 1, 64, 1}}
+                : std::vector<Shape>{{1, 1, 1, 1},   {1, 4, 1, 1},    {2, 4, 2, 2},  {16, 8, 1, 1},
+                                     {16, 8, 4, 2},  {4, 32, 1, 2},   {32, 4, 8, 1}, {32, 4, 8, 2},
+                                     {128, 8, 4, 1}, {128, 8, 64, 2}, {16, 8, 32, 2}};
   LseRecipe recipe;
   recipe.plus_inf_fraction = 0.05;
   recipe.minus_inf_fraction = 0.05;
@@ -183,8 +186,10 @@ void check_forced_shapes() {
       Exec().fence();
       HostResult<T> r{download<Exec>(out), download<Exec>(ol)};
       std::ostringstream ctx;
-      ctx << "ForcedShape team " << shape.team_size << " vector " << shape.vector_length << " "
-          << Exec::name() << " " << value_type_name<T>() << " head_size " << d;
+      ctx << "ForcedShape team " << shape.team_size << " vector " << shape.vector_length
+          << " tokens_per_group " << shape.tokens_per_group << " pairs_per_thread "
+          << shape.pairs_per_thread << " " << Exec::name() << " " << value_type_name<T>()
+          << " head_size " << d;
       check_against_reference(p, r, ctx.str());
     }
   }

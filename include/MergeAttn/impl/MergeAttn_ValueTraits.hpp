@@ -131,6 +131,11 @@ KOKKOS_INLINE_FUNCTION T log(T x) {
 }
 
 template <class T>
+KOKKOS_INLINE_FUNCTION T log1p(T x) {
+  return MERGEATTN_IMPL_KOKKOS_MATH::log1p(x);
+}
+
+template <class T>
 KOKKOS_INLINE_FUNCTION bool isnan(T x) {
   return x != x;
 }
