@@ -214,6 +214,52 @@ TYPED_TEST(MergeEdgeCases, SubviewOffsetByOneElement) {
   for_each_value_type([&](auto v) { check_offset_by_one<TypeParam, decltype(v)>(); });
 }
 
+// LSE Views of double (inputs and output_lse; separate and in place): the LSEs are read and written
+// through their own type. The double result is narrowed to float for the float-LSE reference (the
+// merge computes in float for 16-bit and float outputs, in double for double outputs).
+template <class Exec, class T>
+void check_double_lse(const bool in_place) {
+  LseRecipe recipe;
+  recipe.plus_inf_fraction = 0.1;
+  recipe.minus_inf_fraction = 0.05;
+  const auto p = make_problem<T>(41, 3, 40, 77, recipe);
+  using V = Kokkos::View<T***, Kokkos::LayoutRight, DeviceMemory<Exec>>;
+  using L = Kokkos::View<double**, Kokkos::LayoutLeft, DeviceMemory<Exec>>;
+  V pre("pre", p.tokens, p.heads, p.head_size), suf("suf", p.tokens, p.heads, p.head_size),
+      out("out", p.tokens, p.heads, p.head_size);
+  L pl("pl", p.heads, p.tokens), sl("sl", p.heads, p.tokens), ol("ol", p.heads, p.tokens);
+  upload<Exec>(pre, p.prefix);
+  upload<Exec>(suf, p.suffix);
+  // LayoutLeft on the host side too: fill through a mirror, element by element.
+  auto hpl = Kokkos::create_mirror_view(pl);
+  auto hsl = Kokkos::create_mirror_view(sl);
+  for (std::int64_t h = 0; h < p.heads; ++h)
+    for (std::int64_t t = 0; t < p.tokens; ++t) {
+      hpl(h, t) = p.prefix_lse[p.lse_index(h, t)];
+      hsl(h, t) = p.suffix_lse[p.lse_index(h, t)];
+    }
+  Kokkos::deep_copy(pl, hpl);
+  Kokkos::deep_copy(sl, hsl);
+  const L olse = in_place ? pl : ol;
+  MergeAttn::merge_attn_states(Exec(), out, pre, pl, suf, sl, olse);
+  Exec().fence();
+  HostResult<T> r{download<Exec>(out), std::vector<float>(p.prefix_lse.size())};
+  auto hol = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), olse);
+  for (std::int64_t h = 0; h < p.heads; ++h)
+    for (std::int64_t t = 0; t < p.tokens; ++t)
+      r.output_lse[p.lse_index(h, t)] = static_cast<float>(hol(h, t));
+  check_against_reference(p, r,
+                          std::string("DoubleLse ") + Exec::name() + " " + value_type_name<T>() +
+                              (in_place ? " output_lse==prefix_lse" : ""));
+}
+
+TYPED_TEST(MergeEdgeCases, DoubleLseViews) {
+  for_each_value_type([&](auto v) {
+    check_double_lse<TypeParam, decltype(v)>(false);
+    check_double_lse<TypeParam, decltype(v)>(true);
+  });
+}
+
 }  // namespace
 
 namespace {
