@@ -13,12 +13,20 @@
 //                    4 * eps(T) * (|wp * x| + |ws * y|) + 8 * eps(float) * max|V| * sqrt(keys)
 //                    + denorm_min(T): each partial output and the unsplit one are rounded to T,
 //                    and the float attention sums over `keys` products with independent roundings.
+//   many states:     as the output element and LSE above, with the compute type's term grown from 8
+//                    to 8 + n eps for n non-empty states (n - 1 additions in the sum over states,
+//                    and in the sum of exponentials behind the LSE).
+//   LSE conversion:  base-2 LSEs made from natural ones (l2 = l * log2(e), rounded to float, |l2|
+//                    below 16) move every weight by up to 2 * 16 * eps(float) relatively: outputs
+//                    (|x| <= 2) within twice the output tolerance plus 64 * eps(float), LSEs within
+//                    twice the LSE tolerance plus 32 * eps(float).
 // ref is the double-precision host reference computed from the very same (rounded) inputs.
 #ifndef MERGEATTN_TEST_TOLERANCE_HPP
 #define MERGEATTN_TEST_TOLERANCE_HPP
 
 #include <MergeAttn.hpp>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 
 namespace MergeAttnTest {
@@ -60,6 +68,27 @@ double output_tolerance(double ref, double magnitude) {
 template <class L>
 double lse_tolerance(double ref) {
   return 2.0 * rounding_error_bound<L>(ref) + 8.0 * epsilon_of<L>();
+}
+
+template <class T>
+double many_output_tolerance(double ref, double magnitude, std::int64_t live_states) {
+  using compute_type = typename MergeAttn::Impl::ValueTraits<T>::compute_type;
+  return 2.0 * rounding_error_bound<T>(ref) +
+         (8.0 + static_cast<double>(live_states)) * epsilon_of<compute_type>() * magnitude +
+         denorm_min_of<T>();
+}
+
+template <class L>
+double many_lse_tolerance(double ref, std::int64_t live_states) {
+  return 2.0 * rounding_error_bound<L>(ref) +
+         (8.0 + static_cast<double>(live_states)) * epsilon_of<L>();
+}
+
+/// For an output element (is_lse false, magnitude <= 2) or a base-2 LSE (is_lse true).
+template <class T>
+double lse_conversion_tolerance(double want, bool is_lse) {
+  if (is_lse) return 2.0 * lse_tolerance<float>(want) + 32.0 * epsilon_of<float>();
+  return 2.0 * output_tolerance<T>(want, 2.0) + 64.0 * epsilon_of<float>();
 }
 
 template <class T>

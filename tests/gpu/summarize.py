@@ -18,7 +18,7 @@ def grep(name, pattern):
 machine = (logs / "machine.txt").read_text().splitlines()
 lines = ["# MergeAttn on an NVIDIA GPU: validation record", "",
          "Written by `tests/gpu/summarize.py` from the logs of `tests/gpu/validate.sh` (lines copied",
-         "verbatim from the run; the full logs are in docs/perf/raw-2026-12-02-final/).", "",
+         f"verbatim from the run; the full logs are in {logs}/).", "",
          "## Machine", "", "```"]
 lines += [l for l in machine if l.strip()][:4]
 lines += grep("machine.txt", r"Driver Version|release|Compute Sanitizer|Version \d")

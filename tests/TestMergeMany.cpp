@@ -1,0 +1,572 @@
+// Beyond two states, on every backend against a double reference: the N-way merge (S from 1 to
+// 1024, random empty states, all-empty tokens), N = 2 against the 2-way merge, the variable-length
+// merge (ragged offsets with zero-length tokens, offset checks), the masked in-place merge, and the
+// LSE conventions (base 2, [tokens][heads]).
+#include "MergeAttnTestUtils.hpp"
+
+namespace {
+
+using namespace MergeAttnTest;
+
+constexpr float kInf = std::numeric_limits<float>::infinity();
+
+/// Host data for merges of many states: per (token, head), a list of states, each an LSE (natural
+/// log) and a row. Stored as N stacked states [s][t][h][d] with LSEs [s][h][t].
+template <class T>
+struct ManyProblem {
+  std::int64_t states = 0, tokens = 0, heads = 0, head_size = 0;
+  std::vector<T> x;        // [s][t][h][d]
+  std::vector<float> lse;  // [s][h][t]
+  std::int64_t xi(std::int64_t s, std::int64_t t, std::int64_t h, std::int64_t d) const {
+    return ((s * tokens + t) * heads + h) * head_size + d;
+  }
+  std::int64_t li(std::int64_t s, std::int64_t h, std::int64_t t) const {
+    return (s * heads + h) * tokens + t;
+  }
+};
+
+/// LSEs uniform in [-8, 8]; a fraction of the states empty (+inf or -inf, half each); the tokens in
+/// `all_empty` empty in every state.
+template <class T>
+ManyProblem<T> make_many(std::int64_t S, std::int64_t tokens, std::int64_t heads, std::int64_t d,
+                         std::uint64_t seed, double empty_fraction = 0.2,
+                         const std::vector<std::int64_t>& all_empty = {}) {
+  ManyProblem<T> p;
+  p.states = S;
+  p.tokens = tokens;
+  p.heads = heads;
+  p.head_size = d;
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  p.x.resize(static_cast<std::size_t>(S * tokens * heads * d));
+  for (auto& v : p.x) v = from_double<T>(4.0 * u(rng) - 2.0);
+  p.lse.resize(static_cast<std::size_t>(S * heads * tokens));
+  for (std::int64_t s = 0; s < S; ++s)
+    for (std::int64_t h = 0; h < heads; ++h)
+      for (std::int64_t t = 0; t < tokens; ++t) {
+        const double r = u(rng);
+        float v = static_cast<float>(16.0 * u(rng) - 8.0);
+        if (r < empty_fraction) v = r < empty_fraction / 2 ? kInf : -kInf;
+        if (std::find(all_empty.begin(), all_empty.end(), t) != all_empty.end())
+          v = (s % 2) ? kInf : -kInf;
+        p.lse[p.li(s, h, t)] = v;
+      }
+  return p;
+}
+
+/// The double reference for one (token, head) over states with LSEs `l` (in `base2` or natural).
+struct ManyRef {
+  RefMode mode = RefMode::zero;
+  std::int64_t copy_of = -1;
+  std::vector<double> w;
+  double lse = -std::numeric_limits<double>::infinity();
+};
+
+inline ManyRef reference_many(const std::vector<float>& l, const bool base2) {
+  const double inf = std::numeric_limits<double>::infinity();
+  ManyRef r;
+  r.w.assign(l.size(), 0.0);
+  double m = -inf;
+  std::int64_t live = 0, arg = -1;
+  for (std::size_t i = 0; i < l.size(); ++i) {
+    double x = l[i];
+    if (x == inf) x = -inf;
+    if (std::isnan(x)) {
+      r.mode = RefMode::nan;
+      r.lse = std::nan("");
+      return r;
+    }
+    if (x == -inf) continue;
+    ++live;
+    if (x > m) {
+      m = x;
+      arg = static_cast<std::int64_t>(i);
+    }
+  }
+  if (live == 0) return r;
+  if (live == 1) {
+    r.mode = RefMode::copy_prefix;  // "copy state copy_of"
+    r.copy_of = arg;
+    r.lse = m;
+    return r;
+  }
+  r.mode = RefMode::weighted;
+  double sum = 0;
+  for (std::size_t i = 0; i < l.size(); ++i) {
+    const double x = l[i];
+    if (x == inf || x == -inf) continue;
+    r.w[i] = base2 ? std::exp2(x - m) : std::exp(x - m);
+    sum += r.w[i];
+  }
+  for (auto& w : r.w) w /= sum;
+  r.lse = m + (base2 ? std::log2(sum) : std::log(sum));
+  return r;
+}
+
+/// Checks a merge of many states: `lses(t, h)` gives the states' LSEs, `row(t, h, i, d)` the value
+/// of state i, `out(t, h, d)` and `out_lse(t, h)` (NaN when there is no output_lse) the result.
+/// Tokens for which `skip(t)` is true are not checked.
+template <class T, class Lses, class Row, class Out, class OutLse, class Skip = bool (*)(std::int64_t)>
+std::int64_t check_many(std::int64_t tokens, std::int64_t heads, std::int64_t d_size, Lses&& lses,
+                        Row&& row, Out&& out, OutLse&& out_lse, const bool has_lse,
+                        const bool base2, const std::string& context,
+                        Skip skip = [](std::int64_t) { return false; }) {
+  std::int64_t bad = 0;
+  auto report = [&](const std::string& what) {
+    if (++bad <= 5) ADD_FAILURE() << context << ": " << what;
+  };
+  for (std::int64_t t = 0; t < tokens; ++t)
+    for (std::int64_t h = 0; h < heads && !skip(t); ++h) {
+      const std::vector<float> l = lses(t, h);
+      const ManyRef ref = reference_many(l, base2);
+      std::int64_t live = 0;
+      for (float x : l) live += (x != kInf && x != -kInf) ? 1 : 0;
+      for (std::int64_t d = 0; d < d_size; ++d) {
+        const T got = out(t, h, d);
+        const double g = to_double(got);
+        bool ok = true;
+        double want = 0, tol = 0;
+        if (ref.mode == RefMode::copy_prefix) {
+          const T src = row(t, h, ref.copy_of, d);
+          ok = same_bits(got, src);
+          want = to_double(src);
+        } else if (ref.mode == RefMode::zero) {
+          ok = g == 0.0 && !std::signbit(g);
+        } else if (ref.mode == RefMode::nan) {
+          ok = std::isnan(g);
+        } else {
+          double mag = 0;
+          for (std::size_t i = 0; i < l.size(); ++i) {
+            if (ref.w[i] == 0) continue;
+            const double x = to_double(row(t, h, static_cast<std::int64_t>(i), d));
+            want += ref.w[i] * x;
+            mag += std::fabs(ref.w[i] * x);
+          }
+          tol = many_output_tolerance<T>(want, mag, live);
+          ok = std::fabs(g - want) <= tol;
+        }
+        if (!ok) {
+          std::ostringstream s;
+          s.precision(10);
+          s << "output(" << t << "," << h << "," << d << ") = " << g << ", expected " << want
+            << " (tolerance " << tol << ", " << l.size() << " states)";
+          report(s.str());
+        }
+      }
+      if (has_lse) {
+        const double g = out_lse(t, h);
+        bool ok;
+        if (ref.mode == RefMode::nan)
+          ok = std::isnan(g);
+        else if (ref.mode == RefMode::zero || ref.mode == RefMode::copy_prefix)
+          ok = g == ref.lse;
+        else
+          ok = std::fabs(g - ref.lse) <= many_lse_tolerance<float>(ref.lse, live);
+        if (!ok) {
+          std::ostringstream s;
+          s.precision(10);
+          s << "output_lse(" << t << "," << h << ") = " << g << ", expected " << ref.lse;
+          report(s.str());
+        }
+      }
+    }
+  if (bad > 5) ADD_FAILURE() << context << ": " << bad << " mismatches in all";
+  return bad;
+}
+
+// Host <-> device for Views of any rank and layout, through a mirror of the same layout.
+template <class View, class F>
+void fill_view(const View& v, F&& value_at) {
+  auto h = Kokkos::create_mirror_view(v);
+  if constexpr (View::rank == 1) {
+    for (std::size_t i = 0; i < h.extent(0); ++i) h(i) = value_at(i);
+  } else if constexpr (View::rank == 2) {
+    for (std::size_t i = 0; i < h.extent(0); ++i)
+      for (std::size_t j = 0; j < h.extent(1); ++j) h(i, j) = value_at(i, j);
+  } else if constexpr (View::rank == 3) {
+    for (std::size_t i = 0; i < h.extent(0); ++i)
+      for (std::size_t j = 0; j < h.extent(1); ++j)
+        for (std::size_t k = 0; k < h.extent(2); ++k) h(i, j, k) = value_at(i, j, k);
+  } else {
+    for (std::size_t i = 0; i < h.extent(0); ++i)
+      for (std::size_t j = 0; j < h.extent(1); ++j)
+        for (std::size_t k = 0; k < h.extent(2); ++k)
+          for (std::size_t l = 0; l < h.extent(3); ++l) h(i, j, k, l) = value_at(i, j, k, l);
+  }
+  Kokkos::deep_copy(v, h);
+}
+
+template <class View>
+auto to_host(const View& v) {
+  return Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
+}
+
+template <class T>
+T nan_value() {
+  return from_double<T>(std::nan(""));
+}
+
+/// Runs the N-way merge of `p` on Exec with Views of layout KL and checks it.
+template <class Exec, class T, class KL>
+void run_nway_checked(const ManyProblem<T>& p, const MergeAttn::MergeOptions& opt, bool with_lse,
+                      const std::string& context) {
+  const bool th = opt.lse_layout == MergeAttn::LseLayout::tokens_heads;
+  const bool base2 = opt.lse_base == MergeAttn::LseBase::base2;
+  using V4 = Kokkos::View<T****, KL, DeviceMemory<Exec>>;
+  using V3 = Kokkos::View<T***, KL, DeviceMemory<Exec>>;
+  using L3 = Kokkos::View<float***, KL, DeviceMemory<Exec>>;
+  using L2 = Kokkos::View<float**, KL, DeviceMemory<Exec>>;
+  V4 states("states", p.states, p.tokens, p.heads, p.head_size);
+  L3 lse("lse", p.states, th ? p.tokens : p.heads, th ? p.heads : p.tokens);
+  V3 out("out", p.tokens, p.heads, p.head_size);
+  L2 olse("olse", th ? p.tokens : p.heads, th ? p.heads : p.tokens);
+  fill_view(states, [&](auto s, auto t, auto h, auto d) { return p.x[p.xi(s, t, h, d)]; });
+  fill_view(lse, [&](auto s, auto a, auto b) { return th ? p.lse[p.li(s, b, a)] : p.lse[p.li(s, a, b)]; });
+  fill_view(out, [&](auto, auto, auto) { return nan_value<T>(); });
+  fill_view(olse, [&](auto, auto) { return std::nanf(""); });
+  const Exec exec;
+  const Kokkos::View<const T****, KL, DeviceMemory<Exec>> cstates = states;
+  if (with_lse)
+    MergeAttn::merge_attn_states(exec, out, cstates, lse, olse, opt);
+  else
+    MergeAttn::merge_attn_states(exec, out, cstates, lse, opt);
+  exec.fence();
+  const auto ho = to_host(out);
+  const auto hl = to_host(olse);
+  check_many<T>(
+      p.tokens, p.heads, p.head_size,
+      [&](std::int64_t t, std::int64_t h) {
+        std::vector<float> l(static_cast<std::size_t>(p.states));
+        for (std::int64_t s = 0; s < p.states; ++s) l[s] = p.lse[p.li(s, h, t)];
+        return l;
+      },
+      [&](std::int64_t t, std::int64_t h, std::int64_t s, std::int64_t d) {
+        return p.x[p.xi(s, t, h, d)];
+      },
+      [&](std::int64_t t, std::int64_t h, std::int64_t d) { return ho(t, h, d); },
+      [&](std::int64_t t, std::int64_t h) { return th ? hl(t, h) : hl(h, t); }, with_lse, base2,
+      context);
+}
+
+template <class Exec>
+class MergeMany : public ::testing::Test {};
+TYPED_TEST_SUITE(MergeMany, Backends, BackendNames);
+
+TYPED_TEST(MergeMany, NWayAgainstReference) {
+  for_each_value_type([&](auto v) {
+    using T = decltype(v);
+    std::uint64_t seed = 900;
+    for (std::int64_t S : {1, 2, 3, 5, 17, 32, 55, 97, 133, 1024}) {
+      const std::int64_t d = S % 2 ? 36 : 64;  // 36: a tail after the packs for every type
+      const auto p = make_many<T>(S, 6, 3, d, seed++, 0.2, {2});
+      const std::string ctx = std::string("NWay S=") + std::to_string(S) + " " +
+                              TypeParam::name() + " " + value_type_name<T>();
+      run_nway_checked<TypeParam, T, Kokkos::LayoutRight>(p, {}, true, ctx + " LayoutRight");
+      if (S == 1 || S == 17 || S == 97) {
+        run_nway_checked<TypeParam, T, Kokkos::LayoutLeft>(p, {}, true, ctx + " LayoutLeft");
+        run_nway_checked<TypeParam, T, Kokkos::LayoutRight>(p, {}, false, ctx + " no output_lse");
+      }
+    }
+  });
+}
+
+TYPED_TEST(MergeMany, NWayNaNAndZeroStates) {
+  for_each_value_type([&](auto v) {
+    using T = decltype(v);
+    auto p = make_many<T>(7, 4, 2, 40, 77, 0.3);
+    p.lse[p.li(3, 1, 2)] = std::nanf("");  // (t=2, h=1) becomes NaN, nothing else
+    run_nway_checked<TypeParam, T, Kokkos::LayoutRight>(p, {}, true, "NWay NaN");
+    const auto none = make_many<T>(0, 4, 2, 40, 78);  // no states at all: 0 and -inf
+    run_nway_checked<TypeParam, T, Kokkos::LayoutRight>(none, {}, true, "NWay S=0");
+  });
+}
+
+// Two states: the N-way merge gives the 2-way merge's bits (same weights, same sums).
+TYPED_TEST(MergeMany, TwoStatesMatchTwoWayMergeBitForBit) {
+  for_each_value_type([&](auto v) {
+    using T = decltype(v);
+    const auto p = make_many<T>(2, 33, 5, 72, 31, 0.15, {4});
+    using V4 = Kokkos::View<T****, Kokkos::LayoutRight, DeviceMemory<TypeParam>>;
+    using L3 = Kokkos::View<float***, Kokkos::LayoutRight, DeviceMemory<TypeParam>>;
+    using V3 = Kokkos::View<T***, Kokkos::LayoutRight, DeviceMemory<TypeParam>>;
+    using L2 = Kokkos::View<float**, Kokkos::LayoutRight, DeviceMemory<TypeParam>>;
+    V4 states("states", 2, p.tokens, p.heads, p.head_size);
+    L3 lse("lse", 2, p.heads, p.tokens);
+    fill_view(states, [&](auto s, auto t, auto h, auto d) { return p.x[p.xi(s, t, h, d)]; });
+    fill_view(lse, [&](auto s, auto h, auto t) { return p.lse[p.li(s, h, t)]; });
+    V3 out_n("out_n", p.tokens, p.heads, p.head_size), out_2("out_2", p.tokens, p.heads, p.head_size);
+    L2 lse_n("lse_n", p.heads, p.tokens), lse_2("lse_2", p.heads, p.tokens);
+    const TypeParam exec;
+    MergeAttn::merge_attn_states(exec, out_n, states, lse, lse_n);
+    auto all = Kokkos::ALL;
+    MergeAttn::merge_attn_states(exec, out_2, Kokkos::subview(states, 0, all, all, all),
+                                 Kokkos::subview(lse, 0, all, all),
+                                 Kokkos::subview(states, 1, all, all, all),
+                                 Kokkos::subview(lse, 1, all, all), lse_2);
+    exec.fence();
+    const auto a = to_host(out_n), b = to_host(out_2);
+    const auto la = to_host(lse_n), lb = to_host(lse_2);
+    std::int64_t bad = 0;
+    for (std::int64_t t = 0; t < p.tokens; ++t)
+      for (std::int64_t h = 0; h < p.heads; ++h) {
+        if (!same_bits(la(h, t), lb(h, t)) && !(std::isnan(la(h, t)) && std::isnan(lb(h, t))))
+          if (++bad <= 5)
+            ADD_FAILURE() << "lse(" << h << "," << t << "): " << la(h, t) << " vs " << lb(h, t);
+        for (std::int64_t d = 0; d < p.head_size; ++d)
+          if (!same_bits(a(t, h, d), b(t, h, d)) && ++bad <= 5)
+            ADD_FAILURE() << value_type_name<T>() << " output(" << t << "," << h << "," << d
+                          << "): " << to_double(a(t, h, d)) << " vs " << to_double(b(t, h, d));
+      }
+    EXPECT_EQ(bad, 0) << value_type_name<T>() << " on " << TypeParam::name();
+  });
+}
+
+// Ragged offsets (zero-length tokens included) into packed states; int32 and int64 offsets.
+template <class Exec, class T, class Index>
+void check_varlen(const MergeAttn::MergeOptions& opt, const std::string& context) {
+  const std::vector<std::int64_t> counts = {3, 0, 1, 5, 0, 2, 17, 1, 4, 0};
+  const std::int64_t tokens = static_cast<std::int64_t>(counts.size()), heads = 3, d = 48;
+  std::vector<std::int64_t> indptr(1, 0);
+  for (auto c : counts) indptr.push_back(indptr.back() + c);
+  const std::int64_t total = indptr.back();
+  // The packed states as one stacked problem of `total` states and one token.
+  const auto p = make_many<T>(total, 1, heads, d, 4242, 0.2);
+  const bool th = opt.lse_layout == MergeAttn::LseLayout::tokens_heads;
+  const bool base2 = opt.lse_base == MergeAttn::LseBase::base2;
+  using Mem = DeviceMemory<Exec>;
+  Kokkos::View<T***, Kokkos::LayoutRight, Mem> states("states", total, heads, d);
+  Kokkos::View<float**, Kokkos::LayoutRight, Mem> lse("lse", th ? total : heads, th ? heads : total);
+  Kokkos::View<Index*, Mem> ip("indptr", tokens + 1);
+  Kokkos::View<T***, Kokkos::LayoutRight, Mem> out("out", tokens, heads, d);
+  Kokkos::View<float**, Kokkos::LayoutRight, Mem> olse("olse", th ? tokens : heads,
+                                                        th ? heads : tokens);
+  fill_view(states, [&](auto i, auto h, auto k) { return p.x[p.xi(i, 0, h, k)]; });
+  fill_view(lse, [&](auto a, auto b) { return th ? p.lse[p.li(a, b, 0)] : p.lse[p.li(b, a, 0)]; });
+  fill_view(ip, [&](auto i) { return static_cast<Index>(indptr[i]); });
+  fill_view(out, [&](auto, auto, auto) { return nan_value<T>(); });
+  MergeAttn::merge_attn_states_varlen(Exec(), out, states, lse, ip, olse, opt);
+  Exec().fence();
+  const auto ho = to_host(out);
+  const auto hl = to_host(olse);
+  check_many<T>(
+      tokens, heads, d,
+      [&](std::int64_t t, std::int64_t h) {
+        std::vector<float> l;
+        for (std::int64_t i = indptr[t]; i < indptr[t + 1]; ++i) l.push_back(p.lse[p.li(i, h, 0)]);
+        return l;
+      },
+      [&](std::int64_t t, std::int64_t h, std::int64_t s, std::int64_t k) {
+        return p.x[p.xi(indptr[t] + s, 0, h, k)];
+      },
+      [&](std::int64_t t, std::int64_t h, std::int64_t k) { return ho(t, h, k); },
+      [&](std::int64_t t, std::int64_t h) { return th ? hl(t, h) : hl(h, t); }, true, base2,
+      context);
+}
+
+TYPED_TEST(MergeMany, VarlenRaggedOffsets) {
+  for_each_value_type([&](auto v) {
+    using T = decltype(v);
+    const std::string ctx = std::string("Varlen ") + TypeParam::name() + " " + value_type_name<T>();
+    check_varlen<TypeParam, T, std::int32_t>({}, ctx + " int32 offsets");
+    check_varlen<TypeParam, T, std::int64_t>({}, ctx + " int64 offsets");
+    MergeAttn::MergeOptions th;
+    th.lse_layout = MergeAttn::LseLayout::tokens_heads;
+    check_varlen<TypeParam, T, std::int64_t>(th, ctx + " [total][heads] LSEs");
+  });
+}
+
+TYPED_TEST(MergeMany, VarlenBadOffsets) {
+  using Mem = DeviceMemory<TypeParam>;
+  Kokkos::View<float***, Kokkos::LayoutRight, Mem> states("states", 6, 2, 16),
+      out("out", 3, 2, 16);
+  Kokkos::View<float**, Kokkos::LayoutRight, Mem> lse("lse", 2, 6), olse("olse", 2, 3);
+  Kokkos::View<std::int64_t*, Mem> ip("indptr", 4);
+  Kokkos::deep_copy(states, 1.0f);
+  Kokkos::deep_copy(lse, 0.0f);
+  const auto expect_throw = [&](std::vector<std::int64_t> offsets, const char* what) {
+    fill_view(ip, [&](auto i) { return offsets[i]; });
+    try {
+      MergeAttn::merge_attn_states_varlen(TypeParam(), out, states, lse, ip, olse);
+      ADD_FAILURE() << "no exception for " << what;
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find("'indptr'"), std::string::npos) << e.what();
+    }
+  };
+  expect_throw({0, 3, 2, 6}, "decreasing offsets");
+  expect_throw({0, 2, 4, 7}, "an offset past total_states");
+  expect_throw({-1, 2, 4, 6}, "a negative offset");
+  // Unchecked (asynchronous use): the malformed token's outputs become NaN, the others merge.
+  MergeAttn::MergeOptions unchecked;
+  unchecked.check_indptr = false;
+  fill_view(ip, [&](auto i) { return std::vector<std::int64_t>{0, 2, 1, 6}[i]; });
+  MergeAttn::merge_attn_states_varlen(TypeParam(), out, states, lse, ip, olse, unchecked);
+  TypeParam().fence();
+  const auto ho = to_host(out);
+  const auto hl = to_host(olse);
+  for (std::int64_t h = 0; h < 2; ++h) {
+    EXPECT_EQ(ho(0, h, 0), 1.0f);  // two states of ones
+    EXPECT_TRUE(std::isnan(ho(1, h, 5)) && std::isnan(hl(h, 1))) << "token 1 has indptr 2 -> 1";
+    EXPECT_FLOAT_EQ(hl(h, 0), std::log(2.0f));
+  }
+  // Extents: indptr must be [num_tokens + 1].
+  Kokkos::View<std::int64_t*, Mem> short_ip("indptr", 3);
+  EXPECT_THROW(MergeAttn::merge_attn_states_varlen(TypeParam(), out, states, lse, short_ip, olse),
+               std::invalid_argument);
+}
+
+// Masked in-place update: tokens with mask 0 keep their output rows and LSEs bit for bit.
+TYPED_TEST(MergeMany, MaskedInPlaceLeavesMaskedTokensUntouched) {
+  for_each_value_type([&](auto v) {
+    using T = decltype(v);
+    const auto p = make_many<T>(2, 37, 4, 40, 555, 0.1);
+    using Mem = DeviceMemory<TypeParam>;
+    Kokkos::View<T***, Kokkos::LayoutRight, Mem> acc("acc", p.tokens, p.heads, p.head_size),
+        part("part", p.tokens, p.heads, p.head_size);
+    Kokkos::View<float**, Kokkos::LayoutRight, Mem> acc_lse("acc_lse", p.heads, p.tokens),
+        part_lse("part_lse", p.heads, p.tokens);
+    Kokkos::View<std::uint8_t*, Mem> mask("mask", p.tokens);
+    fill_view(acc, [&](auto t, auto h, auto d) { return p.x[p.xi(0, t, h, d)]; });
+    fill_view(part, [&](auto t, auto h, auto d) { return p.x[p.xi(1, t, h, d)]; });
+    fill_view(acc_lse, [&](auto h, auto t) { return p.lse[p.li(0, h, t)]; });
+    fill_view(part_lse, [&](auto h, auto t) { return p.lse[p.li(1, h, t)]; });
+    fill_view(mask, [&](auto t) { return std::uint8_t(t % 3 == 1 ? 0 : (t % 2 ? 1 : 255)); });
+    MergeAttn::merge_attn_states_masked(TypeParam(), mask, acc, acc, acc_lse, part, part_lse,
+                                        acc_lse);
+    TypeParam().fence();
+    const auto ho = to_host(acc);
+    const auto hl = to_host(acc_lse);
+    check_many<T>(
+        p.tokens, p.heads, p.head_size,
+        [&](std::int64_t t, std::int64_t h) {
+          return std::vector<float>{p.lse[p.li(0, h, t)], p.lse[p.li(1, h, t)]};
+        },
+        [&](std::int64_t t, std::int64_t h, std::int64_t s, std::int64_t d) {
+          return p.x[p.xi(s, t, h, d)];
+        },
+        [&](std::int64_t t, std::int64_t h, std::int64_t d) { return ho(t, h, d); },
+        [&](std::int64_t t, std::int64_t h) { return hl(h, t); }, true, false,
+        std::string("Masked ") + TypeParam::name() + " " + value_type_name<T>(),
+        [](std::int64_t t) { return t % 3 == 1; });  // masked tokens: checked below
+    // Masked tokens: bit for bit what they were, even where a merge would have changed them.
+    std::int64_t changed = 0;
+    for (std::int64_t t = 1; t < p.tokens; t += 3)
+      for (std::int64_t h = 0; h < p.heads; ++h) {
+        changed += same_bits(hl(h, t), p.lse[p.li(0, h, t)]) ? 0 : 1;
+        for (std::int64_t d = 0; d < p.head_size; ++d)
+          changed += same_bits(ho(t, h, d), p.x[p.xi(0, t, h, d)]) ? 0 : 1;
+      }
+    EXPECT_EQ(changed, 0);
+    // Not in place: rejected before any launch.
+    Kokkos::View<T***, Kokkos::LayoutRight, Mem> other("other", p.tokens, p.heads, p.head_size);
+    EXPECT_THROW(MergeAttn::merge_attn_states_masked(TypeParam(), mask, other, acc, acc_lse, part,
+                                                     part_lse),
+                 std::invalid_argument);
+    Kokkos::View<std::uint8_t*, Mem> short_mask("mask", p.tokens - 1);
+    EXPECT_THROW(MergeAttn::merge_attn_states_masked(TypeParam(), short_mask, acc, acc, acc_lse,
+                                                     part, part_lse),
+                 std::invalid_argument);
+  });
+}
+
+// LSE conventions. [tokens][heads] LSE Views give the bits of [heads][tokens] ones (only the
+// indexing differs); base-2 LSEs, merged with LseBase::base2, match the base-2 reference and the
+// natural-log merge of the same LSEs converted (l2 = l * log2(e)).
+TYPED_TEST(MergeMany, LseConventions) {
+  for_each_value_type([&](auto v) {
+    using T = decltype(v);
+    const std::string ctx = std::string(TypeParam::name()) + " " + value_type_name<T>();
+    auto p = make_many<T>(5, 9, 3, 40, 321, 0.2, {6});
+    MergeAttn::MergeOptions th;
+    th.lse_layout = MergeAttn::LseLayout::tokens_heads;
+    run_nway_checked<TypeParam, T, Kokkos::LayoutRight>(p, th, true, "NWay [t][h] " + ctx);
+    MergeAttn::MergeOptions b2;
+    b2.lse_base = MergeAttn::LseBase::base2;
+    auto p2 = p;
+    for (auto& l : p2.lse) l = static_cast<float>(double(l) * 1.4426950408889634);
+    run_nway_checked<TypeParam, T, Kokkos::LayoutRight>(p2, b2, true, "NWay base 2 " + ctx);
+    b2.lse_layout = MergeAttn::LseLayout::tokens_heads;
+    run_nway_checked<TypeParam, T, Kokkos::LayoutRight>(p2, b2, true, "NWay base 2 [t][h] " + ctx);
+    check_varlen<TypeParam, T, std::int32_t>(b2, "Varlen base 2 [t][h] " + ctx);
+
+    // 2-way: [t][h] LSEs vs [h][t] LSEs, bit for bit; base 2 vs natural after conversion.
+    using Mem = DeviceMemory<TypeParam>;
+    using V3 = Kokkos::View<T***, Kokkos::LayoutRight, Mem>;
+    using L2 = Kokkos::View<float**, Kokkos::LayoutRight, Mem>;
+    V3 a("a", p.tokens, p.heads, p.head_size), b("b", p.tokens, p.heads, p.head_size);
+    fill_view(a, [&](auto t, auto h, auto d) { return p.x[p.xi(0, t, h, d)]; });
+    fill_view(b, [&](auto t, auto h, auto d) { return p.x[p.xi(1, t, h, d)]; });
+    auto run2 = [&](const std::vector<float>& lses, const MergeAttn::MergeOptions& o) {
+      const bool t_h = o.lse_layout == MergeAttn::LseLayout::tokens_heads;
+      L2 la("la", t_h ? p.tokens : p.heads, t_h ? p.heads : p.tokens), lb("lb", la.extent(0), la.extent(1)),
+          lo("lo", la.extent(0), la.extent(1));
+      fill_view(la, [&](auto i, auto j) { return t_h ? lses[p.li(0, j, i)] : lses[p.li(0, i, j)]; });
+      fill_view(lb, [&](auto i, auto j) { return t_h ? lses[p.li(1, j, i)] : lses[p.li(1, i, j)]; });
+      V3 out("out", p.tokens, p.heads, p.head_size);
+      MergeAttn::merge_attn_states(TypeParam(), out, a, la, b, lb, lo, o);
+      TypeParam().fence();
+      std::vector<double> r;
+      const auto ho = to_host(out);
+      const auto hl = to_host(lo);
+      for (std::int64_t t = 0; t < p.tokens; ++t)
+        for (std::int64_t h = 0; h < p.heads; ++h) {
+          r.push_back(t_h ? hl(t, h) : hl(h, t));
+          for (std::int64_t d = 0; d < p.head_size; ++d) r.push_back(to_double(ho(t, h, d)));
+        }
+      return r;
+    };
+    const auto ht = run2(p.lse, {});
+    const auto tt = run2(p.lse, th);
+    EXPECT_EQ(ht.size(), tt.size());
+    std::int64_t differ = 0;
+    for (std::size_t i = 0; i < ht.size(); ++i)
+      differ += (ht[i] == tt[i] || (std::isnan(ht[i]) && std::isnan(tt[i]))) ? 0 : 1;
+    EXPECT_EQ(differ, 0) << "2-way [t][h] vs [h][t] " << ctx;
+    MergeAttn::MergeOptions b2only;
+    b2only.lse_base = MergeAttn::LseBase::base2;
+    const auto nat = run2(p.lse, {});
+    const auto bas = run2(p2.lse, b2only);
+    std::int64_t off = 0;
+    for (std::size_t i = 0; i < nat.size(); ++i) {
+      const bool is_lse = i % std::size_t(p.head_size + 1) == 0;
+      const double want = is_lse ? nat[i] * 1.4426950408889634 : nat[i];
+      const double tol = lse_conversion_tolerance<T>(want, is_lse);
+      off += (std::fabs(bas[i] - want) <= tol || (std::isinf(want) && bas[i] == want) ||
+              (std::isnan(want) && std::isnan(bas[i])))
+                 ? 0
+                 : 1;
+    }
+    EXPECT_EQ(off, 0) << "2-way base 2 vs natural " << ctx;
+  });
+}
+
+TYPED_TEST(MergeMany, NWayBadInput) {
+  using Mem = DeviceMemory<TypeParam>;
+  Kokkos::View<float****, Kokkos::LayoutRight, Mem> states("states", 4, 5, 3, 16);
+  Kokkos::View<float***, Kokkos::LayoutRight, Mem> lse("lse", 4, 3, 5), bad_lse("bad", 4, 5, 3),
+      short_lse("short", 3, 3, 5);
+  Kokkos::View<float***, Kokkos::LayoutRight, Mem> out("out", 5, 3, 16), bad_out("out", 5, 3, 8);
+  Kokkos::View<float**, Kokkos::LayoutRight, Mem> olse("olse", 3, 5), bad_olse("olse", 5, 3);
+  const TypeParam exec;
+  auto expect_invalid = [](auto&& f, const char* arg) {
+    try {
+      f();
+      ADD_FAILURE() << "no exception (" << arg << ")";
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find(std::string("'") + arg + "'"), std::string::npos)
+          << e.what();
+    }
+  };
+  expect_invalid([&] { MergeAttn::merge_attn_states(exec, bad_out, states, lse, olse); },
+                 "states_output");
+  expect_invalid([&] { MergeAttn::merge_attn_states(exec, out, states, bad_lse, olse); },
+                 "states_lse");
+  expect_invalid([&] { MergeAttn::merge_attn_states(exec, out, states, short_lse, olse); },
+                 "states_lse");
+  expect_invalid([&] { MergeAttn::merge_attn_states(exec, out, states, lse, bad_olse); },
+                 "output_lse");
+  // The output inside the states (in place is not an N-way form).
+  auto inside = Kokkos::subview(states, 0, Kokkos::ALL, Kokkos::ALL, Kokkos::ALL);
+  expect_invalid([&] { MergeAttn::merge_attn_states(exec, inside, states, lse, olse); }, "output");
+}
+
+}  // namespace
