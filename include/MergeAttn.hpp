@@ -3,6 +3,7 @@
 #define MERGEATTN_HPP
 
 #include <MergeAttn/MergeAttn_MergeStates.hpp>
+#include <MergeAttn/MergeAttn_Options.hpp>
 #include <MergeAttn/MergeAttn_Types.hpp>
 
 #endif  // MERGEATTN_HPP

@@ -121,7 +121,7 @@ void bench_merge(benchmark::State& state, const Shape s,
     if (shape == nullptr)
       MergeAttn::merge_attn_states(exec, out, pre, pl, suf, sl, ol);
     else  // a launch shape forced for tuning (--sweep)
-      MergeAttn::Impl::merge_attn_states_impl(exec, out, pre, pl, suf, sl, ol, shape);
+      MergeAttn::Impl::merge_attn_states_impl(exec, out, pre, pl, suf, sl, ol, {}, shape);
   };
   for (int i = 0; i < 3; ++i) merge();  // warm-up
   Kokkos::fence();

@@ -54,34 +54,45 @@ void check_overlap(const char* function, const ViewDesc& out, const ViewDesc& ot
   fail(function, out, what + "; its extents are " + extents_string(out));
 }
 
+void check_lse_shape(const char* function, const ViewDesc& lse, const ViewDesc& output,
+                     const std::int64_t num_tokens, const std::int64_t num_heads,
+                     const bool tokens_heads) {
+  const std::int64_t e0 = tokens_heads ? num_tokens : num_heads;
+  const std::int64_t e1 = tokens_heads ? num_heads : num_tokens;
+  if (lse.extent[0] != e0 || lse.extent[1] != e1) {
+    std::ostringstream s;
+    s << "has extents " << extents_string(lse) << " but must be "
+      << (tokens_heads ? "[num_tokens][num_heads]" : "[num_heads][num_tokens]") << " = [" << e0
+      << "][" << e1 << "] for 'output' " << extents_string(output)
+      << (tokens_heads ? " (LseLayout::tokens_heads)" : "");
+    fail(function, lse, s.str());
+  }
+}
+
+void check_head_size(const char* function, const ViewDesc& output) {
+  if (output.extent[2] > std::numeric_limits<int>::max())
+    fail(function, output,
+         "has head_size " + std::to_string(output.extent[2]) + " (extents " +
+             extents_string(output) + "), more than the supported " +
+             std::to_string(std::numeric_limits<int>::max()));
+}
+
 }  // namespace
 
 void check_merge_arguments(const char* function, const ViewDesc& output,
                            const ViewDesc& prefix_output, const ViewDesc& prefix_lse,
                            const ViewDesc& suffix_output, const ViewDesc& suffix_lse,
-                           const ViewDesc* output_lse) {
+                           const ViewDesc* output_lse, const bool lse_tokens_heads) {
   for (const ViewDesc* d : {&prefix_output, &suffix_output}) {
     if (!same_extents(*d, output))
       fail(function, *d,
            "has extents " + extents_string(*d) + " but 'output' has " + extents_string(output) +
                " ([num_tokens][num_heads][head_size] must agree)");
   }
-  if (output.extent[2] > std::numeric_limits<int>::max())
-    fail(function, output,
-         "has head_size " + std::to_string(output.extent[2]) + " (extents " +
-             extents_string(output) + "), more than the supported " +
-             std::to_string(std::numeric_limits<int>::max()));
-  const std::int64_t num_tokens = output.extent[0];
-  const std::int64_t num_heads = output.extent[1];
-  for (const ViewDesc* d : {&prefix_lse, &suffix_lse, output_lse}) {
-    if (d == nullptr) continue;
-    if (d->extent[0] != num_heads || d->extent[1] != num_tokens) {
-      std::ostringstream s;
-      s << "has extents " << extents_string(*d) << " but must be [num_heads][num_tokens] = ["
-        << num_heads << "][" << num_tokens << "] for 'output' " << extents_string(output);
-      fail(function, *d, s.str());
-    }
-  }
+  check_head_size(function, output);
+  for (const ViewDesc* d : {&prefix_lse, &suffix_lse, output_lse})
+    if (d != nullptr)
+      check_lse_shape(function, *d, output, output.extent[0], output.extent[1], lse_tokens_heads);
   // In place: output may be prefix_output or suffix_output, output_lse may be prefix_lse or
   // suffix_lse; inputs may overlap each other (they are only read); nothing else may overlap.
   check_overlap(function, output, prefix_output, true);
@@ -97,12 +108,112 @@ void check_merge_arguments(const char* function, const ViewDesc& output,
   }
 }
 
-bool can_use_packs(std::size_t pack_bytes, const ViewDesc& a, const ViewDesc& b,
-                   const ViewDesc& c) {
-  for (const ViewDesc* d : {&a, &b, &c}) {
+void check_masked_arguments(const char* function, const ViewDesc& mask, const ViewDesc& output,
+                            const ViewDesc& prefix_output, const ViewDesc& suffix_output) {
+  if (mask.extent[0] != output.extent[0])
+    fail(function, mask,
+         "has extents " + extents_string(mask) + " but must be [num_tokens] = [" +
+             std::to_string(output.extent[0]) + "] for 'output' " + extents_string(output));
+  if (!same_view(output, prefix_output) && !same_view(output, suffix_output))
+    fail(function, output,
+         "must be the very same View as 'prefix_output' or 'suffix_output': the masked merge "
+         "updates a state in place (tokens with mask 0 keep their values)");
+  check_overlap(function, output, mask, false);
+}
+
+void check_nway_arguments(const char* function, const ViewDesc& output,
+                          const ViewDesc& states_output, const ViewDesc& states_lse,
+                          const ViewDesc* output_lse, const bool lse_tokens_heads) {
+  const std::int64_t num_states = states_output.extent[0];
+  const std::int64_t num_tokens = output.extent[0], num_heads = output.extent[1];
+  if (states_output.extent[1] != num_tokens || states_output.extent[2] != num_heads ||
+      states_output.extent[3] != output.extent[2])
+    fail(function, states_output,
+         "has extents " + extents_string(states_output) +
+             " but must be [num_states][num_tokens][num_heads][head_size] with the last three "
+             "those of 'output' " +
+             extents_string(output));
+  check_head_size(function, output);
+  const std::int64_t e1 = lse_tokens_heads ? num_tokens : num_heads;
+  const std::int64_t e2 = lse_tokens_heads ? num_heads : num_tokens;
+  if (states_lse.extent[0] != num_states || states_lse.extent[1] != e1 ||
+      states_lse.extent[2] != e2) {
+    std::ostringstream s;
+    s << "has extents " << extents_string(states_lse) << " but must be "
+      << (lse_tokens_heads ? "[num_states][num_tokens][num_heads]"
+                           : "[num_states][num_heads][num_tokens]")
+      << " = [" << num_states << "][" << e1 << "][" << e2 << "] for 'states_output' "
+      << extents_string(states_output);
+    fail(function, states_lse, s.str());
+  }
+  if (output_lse != nullptr)
+    check_lse_shape(function, *output_lse, output, num_tokens, num_heads, lse_tokens_heads);
+  check_overlap(function, output, states_output, false);
+  check_overlap(function, output, states_lse, false);
+  if (output_lse != nullptr) {
+    check_overlap(function, *output_lse, output, false);
+    check_overlap(function, *output_lse, states_output, false);
+    check_overlap(function, *output_lse, states_lse, false);
+  }
+}
+
+void check_varlen_arguments(const char* function, const ViewDesc& output,
+                            const ViewDesc& states_output, const ViewDesc& states_lse,
+                            const ViewDesc& indptr, const ViewDesc* output_lse,
+                            const bool lse_tokens_heads) {
+  const std::int64_t num_tokens = output.extent[0], num_heads = output.extent[1];
+  const std::int64_t total = states_output.extent[0];
+  if (states_output.extent[1] != num_heads || states_output.extent[2] != output.extent[2])
+    fail(function, states_output,
+         "has extents " + extents_string(states_output) +
+             " but must be [total_states][num_heads][head_size] with the last two those of "
+             "'output' " +
+             extents_string(output));
+  check_head_size(function, output);
+  const std::int64_t e0 = lse_tokens_heads ? total : num_heads;
+  const std::int64_t e1 = lse_tokens_heads ? num_heads : total;
+  if (states_lse.extent[0] != e0 || states_lse.extent[1] != e1) {
+    std::ostringstream s;
+    s << "has extents " << extents_string(states_lse) << " but must be "
+      << (lse_tokens_heads ? "[total_states][num_heads]" : "[num_heads][total_states]") << " = ["
+      << e0 << "][" << e1 << "] for 'states_output' " << extents_string(states_output);
+    fail(function, states_lse, s.str());
+  }
+  if (indptr.extent[0] != num_tokens + 1)
+    fail(function, indptr,
+         "has extents " + extents_string(indptr) + " but must be [num_tokens + 1] = [" +
+             std::to_string(num_tokens + 1) + "] for 'output' " + extents_string(output));
+  if (output_lse != nullptr)
+    check_lse_shape(function, *output_lse, output, num_tokens, num_heads, lse_tokens_heads);
+  for (const ViewDesc* in : {&states_output, &states_lse, &indptr}) {
+    check_overlap(function, output, *in, false);
+    if (output_lse != nullptr) check_overlap(function, *output_lse, *in, false);
+  }
+  if (output_lse != nullptr) check_overlap(function, *output_lse, output, false);
+}
+
+void check_indptr_values(const char* function, const std::int64_t* indptr, const std::int64_t count,
+                         const std::int64_t total_states) {
+  for (std::int64_t t = 0; t < count; ++t) {
+    const bool bad =
+        indptr[t] < 0 || indptr[t] > total_states || (t > 0 && indptr[t] < indptr[t - 1]);
+    if (!bad) continue;
+    std::ostringstream s;
+    s << function << ": argument 'indptr' is not a valid offsets array into " << total_states
+      << " states: indptr[" << t << "] = " << indptr[t];
+    if (t > 0) s << " after indptr[" << t - 1 << "] = " << indptr[t - 1];
+    s << " (offsets must be non-decreasing, in [0, total_states])";
+    throw std::invalid_argument(s.str());
+  }
+}
+
+bool can_use_packs(const std::size_t pack_bytes, const ViewDesc* const* views, const int count) {
+  for (int v = 0; v < count; ++v) {
+    const ViewDesc* d = views[v];
     if (reinterpret_cast<std::uintptr_t>(d->data) % pack_bytes != 0) return false;
-    if (d->extent[2] > 1 && d->stride[2] != 1) return false;
-    for (int r = 0; r < 2; ++r) {
+    const int last = d->rank - 1;
+    if (d->extent[last] > 1 && d->stride[last] != 1) return false;
+    for (int r = 0; r < last; ++r) {
       const std::int64_t row_bytes = d->stride[r] * static_cast<std::int64_t>(d->value_size);
       if (d->extent[r] > 1 && row_bytes % static_cast<std::int64_t>(pack_bytes) != 0) return false;
     }

@@ -106,11 +106,12 @@ inline ManyRef reference_many(const std::vector<float>& l, const bool base2) {
 /// Checks a merge of many states: `lses(t, h)` gives the states' LSEs, `row(t, h, i, d)` the value
 /// of state i, `out(t, h, d)` and `out_lse(t, h)` (NaN when there is no output_lse) the result.
 /// Tokens for which `skip(t)` is true are not checked.
-template <class T, class Lses, class Row, class Out, class OutLse, class Skip = bool (*)(std::int64_t)>
-std::int64_t check_many(std::int64_t tokens, std::int64_t heads, std::int64_t d_size, Lses&& lses,
-                        Row&& row, Out&& out, OutLse&& out_lse, const bool has_lse,
-                        const bool base2, const std::string& context,
-                        Skip skip = [](std::int64_t) { return false; }) {
+template <class T, class Lses, class Row, class Out, class OutLse,
+          class Skip = bool (*)(std::int64_t)>
+std::int64_t check_many(
+    std::int64_t tokens, std::int64_t heads, std::int64_t d_size, Lses&& lses, Row&& row, Out&& out,
+    OutLse&& out_lse, const bool has_lse, const bool base2, const std::string& context,
+    Skip skip = [](std::int64_t) { return false; }) {
   std::int64_t bad = 0;
   auto report = [&](const std::string& what) {
     if (++bad <= 5) ADD_FAILURE() << context << ": " << what;
@@ -221,7 +222,9 @@ void run_nway_checked(const ManyProblem<T>& p, const MergeAttn::MergeOptions& op
   V3 out("out", p.tokens, p.heads, p.head_size);
   L2 olse("olse", th ? p.tokens : p.heads, th ? p.heads : p.tokens);
   fill_view(states, [&](auto s, auto t, auto h, auto d) { return p.x[p.xi(s, t, h, d)]; });
-  fill_view(lse, [&](auto s, auto a, auto b) { return th ? p.lse[p.li(s, b, a)] : p.lse[p.li(s, a, b)]; });
+  fill_view(lse, [&](auto s, auto a, auto b) {
+    return th ? p.lse[p.li(s, b, a)] : p.lse[p.li(s, a, b)];
+  });
   fill_view(out, [&](auto, auto, auto) { return nan_value<T>(); });
   fill_view(olse, [&](auto, auto) { return std::nanf(""); });
   const Exec exec;
@@ -259,8 +262,8 @@ TYPED_TEST(MergeMany, NWayAgainstReference) {
     for (std::int64_t S : {1, 2, 3, 5, 17, 32, 55, 97, 133, 1024}) {
       const std::int64_t d = S % 2 ? 36 : 64;  // 36: a tail after the packs for every type
       const auto p = make_many<T>(S, 6, 3, d, seed++, 0.2, {2});
-      const std::string ctx = std::string("NWay S=") + std::to_string(S) + " " +
-                              TypeParam::name() + " " + value_type_name<T>();
+      const std::string ctx = std::string("NWay S=") + std::to_string(S) + " " + TypeParam::name() +
+                              " " + value_type_name<T>();
       run_nway_checked<TypeParam, T, Kokkos::LayoutRight>(p, {}, true, ctx + " LayoutRight");
       if (S == 1 || S == 17 || S == 97) {
         run_nway_checked<TypeParam, T, Kokkos::LayoutLeft>(p, {}, true, ctx + " LayoutLeft");
@@ -294,15 +297,15 @@ TYPED_TEST(MergeMany, TwoStatesMatchTwoWayMergeBitForBit) {
     L3 lse("lse", 2, p.heads, p.tokens);
     fill_view(states, [&](auto s, auto t, auto h, auto d) { return p.x[p.xi(s, t, h, d)]; });
     fill_view(lse, [&](auto s, auto h, auto t) { return p.lse[p.li(s, h, t)]; });
-    V3 out_n("out_n", p.tokens, p.heads, p.head_size), out_2("out_2", p.tokens, p.heads, p.head_size);
+    V3 out_n("out_n", p.tokens, p.heads, p.head_size),
+        out_2("out_2", p.tokens, p.heads, p.head_size);
     L2 lse_n("lse_n", p.heads, p.tokens), lse_2("lse_2", p.heads, p.tokens);
     const TypeParam exec;
     MergeAttn::merge_attn_states(exec, out_n, states, lse, lse_n);
     auto all = Kokkos::ALL;
-    MergeAttn::merge_attn_states(exec, out_2, Kokkos::subview(states, 0, all, all, all),
-                                 Kokkos::subview(lse, 0, all, all),
-                                 Kokkos::subview(states, 1, all, all, all),
-                                 Kokkos::subview(lse, 1, all, all), lse_2);
+    MergeAttn::merge_attn_states(
+        exec, out_2, Kokkos::subview(states, 0, all, all, all), Kokkos::subview(lse, 0, all, all),
+        Kokkos::subview(states, 1, all, all, all), Kokkos::subview(lse, 1, all, all), lse_2);
     exec.fence();
     const auto a = to_host(out_n), b = to_host(out_2);
     const auto la = to_host(lse_n), lb = to_host(lse_2);
@@ -335,11 +338,12 @@ void check_varlen(const MergeAttn::MergeOptions& opt, const std::string& context
   const bool base2 = opt.lse_base == MergeAttn::LseBase::base2;
   using Mem = DeviceMemory<Exec>;
   Kokkos::View<T***, Kokkos::LayoutRight, Mem> states("states", total, heads, d);
-  Kokkos::View<float**, Kokkos::LayoutRight, Mem> lse("lse", th ? total : heads, th ? heads : total);
+  Kokkos::View<float**, Kokkos::LayoutRight, Mem> lse("lse", th ? total : heads,
+                                                      th ? heads : total);
   Kokkos::View<Index*, Mem> ip("indptr", tokens + 1);
   Kokkos::View<T***, Kokkos::LayoutRight, Mem> out("out", tokens, heads, d);
   Kokkos::View<float**, Kokkos::LayoutRight, Mem> olse("olse", th ? tokens : heads,
-                                                        th ? heads : tokens);
+                                                       th ? heads : tokens);
   fill_view(states, [&](auto i, auto h, auto k) { return p.x[p.xi(i, 0, h, k)]; });
   fill_view(lse, [&](auto a, auto b) { return th ? p.lse[p.li(a, b, 0)] : p.lse[p.li(b, a, 0)]; });
   fill_view(ip, [&](auto i) { return static_cast<Index>(indptr[i]); });
@@ -377,8 +381,7 @@ TYPED_TEST(MergeMany, VarlenRaggedOffsets) {
 
 TYPED_TEST(MergeMany, VarlenBadOffsets) {
   using Mem = DeviceMemory<TypeParam>;
-  Kokkos::View<float***, Kokkos::LayoutRight, Mem> states("states", 6, 2, 16),
-      out("out", 3, 2, 16);
+  Kokkos::View<float***, Kokkos::LayoutRight, Mem> states("states", 6, 2, 16), out("out", 3, 2, 16);
   Kokkos::View<float**, Kokkos::LayoutRight, Mem> lse("lse", 2, 6), olse("olse", 2, 3);
   Kokkos::View<std::int64_t*, Mem> ip("indptr", 4);
   Kokkos::deep_copy(states, 1.0f);
@@ -458,9 +461,9 @@ TYPED_TEST(MergeMany, MaskedInPlaceLeavesMaskedTokensUntouched) {
     EXPECT_EQ(changed, 0);
     // Not in place: rejected before any launch.
     Kokkos::View<T***, Kokkos::LayoutRight, Mem> other("other", p.tokens, p.heads, p.head_size);
-    EXPECT_THROW(MergeAttn::merge_attn_states_masked(TypeParam(), mask, other, acc, acc_lse, part,
-                                                     part_lse),
-                 std::invalid_argument);
+    EXPECT_THROW(
+        MergeAttn::merge_attn_states_masked(TypeParam(), mask, other, acc, acc_lse, part, part_lse),
+        std::invalid_argument);
     Kokkos::View<std::uint8_t*, Mem> short_mask("mask", p.tokens - 1);
     EXPECT_THROW(MergeAttn::merge_attn_states_masked(TypeParam(), short_mask, acc, acc, acc_lse,
                                                      part, part_lse),
@@ -497,10 +500,12 @@ TYPED_TEST(MergeMany, LseConventions) {
     fill_view(b, [&](auto t, auto h, auto d) { return p.x[p.xi(1, t, h, d)]; });
     auto run2 = [&](const std::vector<float>& lses, const MergeAttn::MergeOptions& o) {
       const bool t_h = o.lse_layout == MergeAttn::LseLayout::tokens_heads;
-      L2 la("la", t_h ? p.tokens : p.heads, t_h ? p.heads : p.tokens), lb("lb", la.extent(0), la.extent(1)),
-          lo("lo", la.extent(0), la.extent(1));
-      fill_view(la, [&](auto i, auto j) { return t_h ? lses[p.li(0, j, i)] : lses[p.li(0, i, j)]; });
-      fill_view(lb, [&](auto i, auto j) { return t_h ? lses[p.li(1, j, i)] : lses[p.li(1, i, j)]; });
+      L2 la("la", t_h ? p.tokens : p.heads, t_h ? p.heads : p.tokens),
+          lb("lb", la.extent(0), la.extent(1)), lo("lo", la.extent(0), la.extent(1));
+      fill_view(la,
+                [&](auto i, auto j) { return t_h ? lses[p.li(0, j, i)] : lses[p.li(0, i, j)]; });
+      fill_view(lb,
+                [&](auto i, auto j) { return t_h ? lses[p.li(1, j, i)] : lses[p.li(1, i, j)]; });
       V3 out("out", p.tokens, p.heads, p.head_size);
       MergeAttn::merge_attn_states(TypeParam(), out, a, la, b, lb, lo, o);
       TypeParam().fence();

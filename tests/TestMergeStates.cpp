@@ -182,7 +182,7 @@ void check_forced_shapes() {
       upload<Exec>(suf, p.suffix);
       upload<Exec>(pl, p.prefix_lse);
       upload<Exec>(sl, p.suffix_lse);
-      MergeAttn::Impl::merge_attn_states_impl(Exec(), out, pre, pl, suf, sl, ol, &shape);
+      MergeAttn::Impl::merge_attn_states_impl(Exec(), out, pre, pl, suf, sl, ol, {}, &shape);
       Exec().fence();
       HostResult<T> r{download<Exec>(out), download<Exec>(ol)};
       std::ostringstream ctx;

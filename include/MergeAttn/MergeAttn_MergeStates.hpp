@@ -1,15 +1,19 @@
-// MergeAttn::merge_attn_states: merge two partial attention states (outputs over disjoint key sets
-// and their log-sum-exp values) into the attention state over the union of the key sets.
+// MergeAttn::merge_attn_states and its variants: merge partial attention states (outputs over
+// disjoint key sets and their log-sum-exp values) into the attention state over the union of the
+// key sets. Two states (optionally masked, in place), N stacked states, or a variable number of
+// packed states per token.
 #ifndef MERGEATTN_MERGESTATES_HPP
 #define MERGEATTN_MERGESTATES_HPP
 
 #include <Kokkos_Core.hpp>
+#include <MergeAttn/MergeAttn_Options.hpp>
 #include <MergeAttn/MergeAttn_Types.hpp>
 #include <MergeAttn/impl/MergeAttn_Checks.hpp>
 #include <MergeAttn/impl/MergeAttn_MergeKernel.hpp>
 #include <MergeAttn/impl/MergeAttn_ValueTraits.hpp>
 #include <cstdint>
 #include <type_traits>
+#include <vector>
 
 namespace MergeAttn {
 namespace Impl {
@@ -21,113 +25,224 @@ constexpr bool is_accessible_from_v =
 template <class View>
 constexpr int view_rank_v = static_cast<int>(View::rank);
 
-template <class ExecutionSpace, class OutputView, class PrefixOutputView, class PrefixLseView,
-          class SuffixOutputView, class SuffixLseView, class OutputLseView>
-void merge_attn_states_impl(const ExecutionSpace& exec, const OutputView& output,
-                            const PrefixOutputView& prefix_output, const PrefixLseView& prefix_lse,
-                            const SuffixOutputView& suffix_output, const SuffixLseView& suffix_lse,
-                            const OutputLseView& output_lse,
-                            const LaunchShape* shape_override = nullptr) {
-  constexpr bool has_output_lse = !std::is_same<OutputLseView, NoOutputLse>::value;
-  static_assert(Kokkos::is_execution_space<ExecutionSpace>::value,
-                "MergeAttn::merge_attn_states: 'exec' must be a Kokkos execution space instance");
-  static_assert(Kokkos::is_view<OutputView>::value,
-                "MergeAttn::merge_attn_states: 'output' must be a Kokkos::View");
-  static_assert(Kokkos::is_view<PrefixOutputView>::value,
-                "MergeAttn::merge_attn_states: 'prefix_output' must be a Kokkos::View");
-  static_assert(Kokkos::is_view<PrefixLseView>::value,
-                "MergeAttn::merge_attn_states: 'prefix_lse' must be a Kokkos::View");
-  static_assert(Kokkos::is_view<SuffixOutputView>::value,
-                "MergeAttn::merge_attn_states: 'suffix_output' must be a Kokkos::View");
-  static_assert(Kokkos::is_view<SuffixLseView>::value,
-                "MergeAttn::merge_attn_states: 'suffix_lse' must be a Kokkos::View");
-  static_assert(view_rank_v<OutputView> == 3,
-                "MergeAttn::merge_attn_states: 'output' must be a rank-3 View "
-                "[num_tokens][num_heads][head_size]");
-  static_assert(view_rank_v<PrefixOutputView> == 3,
-                "MergeAttn::merge_attn_states: 'prefix_output' must be a rank-3 View "
-                "[num_tokens][num_heads][head_size]");
-  static_assert(view_rank_v<SuffixOutputView> == 3,
-                "MergeAttn::merge_attn_states: 'suffix_output' must be a rank-3 View "
-                "[num_tokens][num_heads][head_size]");
-  static_assert(view_rank_v<PrefixLseView> == 2,
-                "MergeAttn::merge_attn_states: 'prefix_lse' must be a rank-2 View "
-                "[num_heads][num_tokens]");
-  static_assert(view_rank_v<SuffixLseView> == 2,
-                "MergeAttn::merge_attn_states: 'suffix_lse' must be a rank-2 View "
-                "[num_heads][num_tokens]");
-  static_assert(is_accessible_from_v<ExecutionSpace, OutputView>,
-                "MergeAttn::merge_attn_states: 'output' is not accessible from the execution "
-                "space 'exec' (its memory space)");
-  static_assert(is_accessible_from_v<ExecutionSpace, PrefixOutputView>,
-                "MergeAttn::merge_attn_states: 'prefix_output' is not accessible from the "
-                "execution space 'exec' (its memory space)");
-  static_assert(is_accessible_from_v<ExecutionSpace, PrefixLseView>,
-                "MergeAttn::merge_attn_states: 'prefix_lse' is not accessible from the execution "
-                "space 'exec' (its memory space)");
-  static_assert(is_accessible_from_v<ExecutionSpace, SuffixOutputView>,
-                "MergeAttn::merge_attn_states: 'suffix_output' is not accessible from the "
-                "execution space 'exec' (its memory space)");
-  static_assert(is_accessible_from_v<ExecutionSpace, SuffixLseView>,
-                "MergeAttn::merge_attn_states: 'suffix_lse' is not accessible from the execution "
-                "space 'exec' (its memory space)");
-  using value_type = typename OutputView::value_type;
-  static_assert(!std::is_const<value_type>::value,
-                "MergeAttn::merge_attn_states: 'output' must be a View of non-const values");
-  static_assert(is_supported_value_type_v<value_type>,
-                "MergeAttn::merge_attn_states: 'output' value type must be float, double, "
-                "MergeAttn::half_t or MergeAttn::bfloat16_t (or Kokkos' 16-bit half_t/bhalf_t)");
-  static_assert(
-      std::is_same<std::remove_const_t<typename PrefixOutputView::value_type>, value_type>::value,
-      "MergeAttn::merge_attn_states: 'prefix_output' must have the value type of "
-      "'output' (const allowed)");
-  static_assert(
-      std::is_same<std::remove_const_t<typename SuffixOutputView::value_type>, value_type>::value,
-      "MergeAttn::merge_attn_states: 'suffix_output' must have the value type of "
-      "'output' (const allowed)");
-  static_assert(is_lse_value_type_v<typename PrefixLseView::value_type>,
-                "MergeAttn::merge_attn_states: 'prefix_lse' value type must be float or double");
-  static_assert(is_lse_value_type_v<typename SuffixLseView::value_type>,
-                "MergeAttn::merge_attn_states: 'suffix_lse' value type must be float or double");
+template <class T>
+constexpr bool is_view_v = Kokkos::is_view<T>::value;
 
-  ViewDesc d_out = describe_view("output", output);
-  ViewDesc d_pre = describe_view("prefix_output", prefix_output);
-  ViewDesc d_suf = describe_view("suffix_output", suffix_output);
-  ViewDesc d_plse = describe_view("prefix_lse", prefix_lse);
-  ViewDesc d_slse = describe_view("suffix_lse", suffix_lse);
-  if constexpr (has_output_lse) {
-    static_assert(Kokkos::is_view<OutputLseView>::value,
-                  "MergeAttn::merge_attn_states: 'output_lse' must be a Kokkos::View");
-    static_assert(view_rank_v<OutputLseView> == 2,
-                  "MergeAttn::merge_attn_states: 'output_lse' must be a rank-2 View "
-                  "[num_heads][num_tokens]");
-    static_assert(is_accessible_from_v<ExecutionSpace, OutputLseView>,
-                  "MergeAttn::merge_attn_states: 'output_lse' is not accessible from the "
-                  "execution space 'exec' (its memory space)");
-    static_assert(!std::is_const<typename OutputLseView::value_type>::value &&
-                      is_lse_value_type_v<typename OutputLseView::value_type>,
-                  "MergeAttn::merge_attn_states: 'output_lse' value type must be non-const float "
-                  "or double");
-    const ViewDesc d_olse = describe_view("output_lse", output_lse);
-    check_merge_arguments("MergeAttn::merge_attn_states", d_out, d_pre, d_plse, d_suf, d_slse,
-                          &d_olse);
-  } else {
-    check_merge_arguments("MergeAttn::merge_attn_states", d_out, d_pre, d_plse, d_suf, d_slse,
-                          nullptr);
+// The compile-time contract of one View argument, each assert naming the function and argument.
+#define MERGEATTN_IMPL_ASSERT_VIEW(FN, VIEW, NAME, RANK, SHAPE)                       \
+  static_assert(is_view_v<VIEW>, FN ": '" NAME "' must be a Kokkos::View");           \
+  static_assert(view_rank_v<VIEW> == RANK,                                            \
+                FN ": '" NAME "' must be a rank-" #RANK " View " SHAPE);              \
+  static_assert(is_accessible_from_v<ExecutionSpace, VIEW>,                           \
+                FN ": '" NAME                                                         \
+                   "' is not accessible from the execution space 'exec' (its memory " \
+                   "space)")
+
+#define MERGEATTN_IMPL_ASSERT_OUTPUT(FN, VIEW, RANK_SHAPE_RANK, SHAPE)               \
+  MERGEATTN_IMPL_ASSERT_VIEW(FN, VIEW, "output", RANK_SHAPE_RANK, SHAPE);            \
+  static_assert(!std::is_const<typename VIEW::value_type>::value,                    \
+                FN ": 'output' must be a View of non-const values");                 \
+  static_assert(is_supported_value_type_v<typename VIEW::value_type>, FN             \
+                ": 'output' value type must be float, double, MergeAttn::half_t or " \
+                "MergeAttn::bfloat16_t (or Kokkos' 16-bit half_t/bhalf_t)")
+
+#define MERGEATTN_IMPL_ASSERT_SAME_VALUE(FN, VIEW, NAME, OUT)                \
+  static_assert(std::is_same<std::remove_const_t<typename VIEW::value_type>, \
+                             typename OUT::value_type>::value,               \
+                FN ": '" NAME "' must have the value type of 'output' (const allowed)")
+
+#define MERGEATTN_IMPL_ASSERT_LSE(FN, VIEW, NAME)               \
+  static_assert(is_lse_value_type_v<typename VIEW::value_type>, \
+                FN ": '" NAME "' value type must be float or double")
+
+#define MERGEATTN_IMPL_ASSERT_OUTPUT_LSE(FN, VIEW)                                    \
+  if constexpr (!std::is_same<VIEW, NoOutputLse>::value) {                            \
+    MERGEATTN_IMPL_ASSERT_VIEW(FN, VIEW, "output_lse", 2, "[num_heads][num_tokens]"); \
+    static_assert(!std::is_const<typename VIEW::value_type>::value &&                 \
+                      is_lse_value_type_v<typename VIEW::value_type>,                 \
+                  FN ": 'output_lse' value type must be non-const float or double");  \
   }
 
-  if (output.extent(0) == 0 || output.extent(1) == 0) return;  // nothing to merge
+inline LseConvention convention_of(const MergeOptions& options) {
+  return {options.lse_layout == LseLayout::tokens_heads, options.lse_base == LseBase::base2};
+}
 
-  if (can_use_packs(pack_bytes, d_out, d_pre, d_suf)) {
-    launch_merge<true>(exec, output, prefix_output, prefix_lse, suffix_output, suffix_lse,
-                       output_lse, shape_override);
+template <class OutputLseView>
+const ViewDesc* describe_output_lse(const OutputLseView& output_lse, ViewDesc& storage) {
+  if constexpr (std::is_same<OutputLseView, NoOutputLse>::value) {
+    (void)output_lse;
+    (void)storage;
+    return nullptr;
   } else {
-    launch_merge<false>(exec, output, prefix_output, prefix_lse, suffix_output, suffix_lse,
-                        output_lse, shape_override);
+    storage = describe_view("output_lse", output_lse);
+    return &storage;
   }
 }
 
+// The fast path (16-byte packs) when every row involved allows it; one launch either way.
+template <class ExecutionSpace, class OutputView, class OutputLseView, class States>
+void launch(const ExecutionSpace& exec, const OutputView& output, const OutputLseView& output_lse,
+            const States& states, const LseConvention& conv, const bool packs,
+            const LaunchShape* shape_override) {
+  if (output.extent(0) == 0 || output.extent(1) == 0) return;  // nothing to merge
+  if (packs)
+    launch_merge<true>(exec, output, output_lse, states, conv, shape_override);
+  else
+    launch_merge<false>(exec, output, output_lse, states, conv, shape_override);
+}
+
+/// The 2-way merge (masked when MaskView is a View); `shape_override` forces a launch shape
+/// (tests, tuning).
+template <class ExecutionSpace, class OutputView, class PrefixOutputView, class PrefixLseView,
+          class SuffixOutputView, class SuffixLseView, class OutputLseView, class MaskView = NoMask>
+void merge_attn_states_impl(const ExecutionSpace& exec, const OutputView& output,
+                            const PrefixOutputView& prefix_output, const PrefixLseView& prefix_lse,
+                            const SuffixOutputView& suffix_output, const SuffixLseView& suffix_lse,
+                            const OutputLseView& output_lse, const MergeOptions& options = {},
+                            const LaunchShape* shape_override = nullptr,
+                            const MaskView& mask = MaskView{}) {
+#define MERGEATTN_IMPL_FN "MergeAttn::merge_attn_states"
+  static_assert(Kokkos::is_execution_space<ExecutionSpace>::value,
+                MERGEATTN_IMPL_FN ": 'exec' must be a Kokkos execution space instance");
+  MERGEATTN_IMPL_ASSERT_OUTPUT(MERGEATTN_IMPL_FN, OutputView, 3,
+                               "[num_tokens][num_heads][head_size]");
+  MERGEATTN_IMPL_ASSERT_VIEW(MERGEATTN_IMPL_FN, PrefixOutputView, "prefix_output", 3,
+                             "[num_tokens][num_heads][head_size]");
+  MERGEATTN_IMPL_ASSERT_VIEW(MERGEATTN_IMPL_FN, SuffixOutputView, "suffix_output", 3,
+                             "[num_tokens][num_heads][head_size]");
+  MERGEATTN_IMPL_ASSERT_VIEW(MERGEATTN_IMPL_FN, PrefixLseView, "prefix_lse", 2,
+                             "[num_heads][num_tokens]");
+  MERGEATTN_IMPL_ASSERT_VIEW(MERGEATTN_IMPL_FN, SuffixLseView, "suffix_lse", 2,
+                             "[num_heads][num_tokens]");
+  MERGEATTN_IMPL_ASSERT_SAME_VALUE(MERGEATTN_IMPL_FN, PrefixOutputView, "prefix_output",
+                                   OutputView);
+  MERGEATTN_IMPL_ASSERT_SAME_VALUE(MERGEATTN_IMPL_FN, SuffixOutputView, "suffix_output",
+                                   OutputView);
+  MERGEATTN_IMPL_ASSERT_LSE(MERGEATTN_IMPL_FN, PrefixLseView, "prefix_lse");
+  MERGEATTN_IMPL_ASSERT_LSE(MERGEATTN_IMPL_FN, SuffixLseView, "suffix_lse");
+  MERGEATTN_IMPL_ASSERT_OUTPUT_LSE(MERGEATTN_IMPL_FN, OutputLseView)
+#undef MERGEATTN_IMPL_FN
+
+  constexpr bool masked = !std::is_same<MaskView, NoMask>::value;
+  const char* fn = masked ? "MergeAttn::merge_attn_states_masked" : "MergeAttn::merge_attn_states";
+  const ViewDesc d_out = describe_view("output", output);
+  const ViewDesc d_pre = describe_view("prefix_output", prefix_output);
+  const ViewDesc d_suf = describe_view("suffix_output", suffix_output);
+  ViewDesc d_olse_storage;
+  check_merge_arguments(fn, d_out, d_pre, describe_view("prefix_lse", prefix_lse), d_suf,
+                        describe_view("suffix_lse", suffix_lse),
+                        describe_output_lse(output_lse, d_olse_storage),
+                        options.lse_layout == LseLayout::tokens_heads);
+  if constexpr (masked)
+    check_masked_arguments(fn, describe_view("mask", mask), d_out, d_pre, d_suf);
+
+  using States =
+      TwoStates<PrefixOutputView, PrefixLseView, SuffixOutputView, SuffixLseView, MaskView>;
+  const States states{prefix_output, prefix_lse, suffix_output,
+                      suffix_lse,    mask,       options.lse_layout == LseLayout::tokens_heads};
+  launch(exec, output, output_lse, states, convention_of(options),
+         can_use_packs(pack_bytes, d_out, d_pre, d_suf), shape_override);
+}
+
+/// The N-way merge.
+template <class ExecutionSpace, class OutputView, class StatesOutputView, class StatesLseView,
+          class OutputLseView>
+void merge_attn_states_nway_impl(const ExecutionSpace& exec, const OutputView& output,
+                                 const StatesOutputView& states_output,
+                                 const StatesLseView& states_lse, const OutputLseView& output_lse,
+                                 const MergeOptions& options,
+                                 const LaunchShape* shape_override = nullptr) {
+#define MERGEATTN_IMPL_FN "MergeAttn::merge_attn_states (N states)"
+  static_assert(Kokkos::is_execution_space<ExecutionSpace>::value,
+                MERGEATTN_IMPL_FN ": 'exec' must be a Kokkos execution space instance");
+  MERGEATTN_IMPL_ASSERT_OUTPUT(MERGEATTN_IMPL_FN, OutputView, 3,
+                               "[num_tokens][num_heads][head_size]");
+  MERGEATTN_IMPL_ASSERT_VIEW(MERGEATTN_IMPL_FN, StatesOutputView, "states_output", 4,
+                             "[num_states][num_tokens][num_heads][head_size]");
+  MERGEATTN_IMPL_ASSERT_VIEW(MERGEATTN_IMPL_FN, StatesLseView, "states_lse", 3,
+                             "[num_states][num_heads][num_tokens]");
+  MERGEATTN_IMPL_ASSERT_SAME_VALUE(MERGEATTN_IMPL_FN, StatesOutputView, "states_output",
+                                   OutputView);
+  MERGEATTN_IMPL_ASSERT_LSE(MERGEATTN_IMPL_FN, StatesLseView, "states_lse");
+  MERGEATTN_IMPL_ASSERT_OUTPUT_LSE(MERGEATTN_IMPL_FN, OutputLseView)
+#undef MERGEATTN_IMPL_FN
+
+  const char* fn = "MergeAttn::merge_attn_states";
+  const ViewDesc d_out = describe_view("output", output);
+  const ViewDesc d_states = describe_view("states_output", states_output);
+  ViewDesc d_olse_storage;
+  check_nway_arguments(fn, d_out, d_states, describe_view("states_lse", states_lse),
+                       describe_output_lse(output_lse, d_olse_storage),
+                       options.lse_layout == LseLayout::tokens_heads);
+  using States = StackedStates<StatesOutputView, StatesLseView>;
+  const States states{states_output, states_lse, options.lse_layout == LseLayout::tokens_heads};
+  const ViewDesc* pack_views[] = {&d_out, &d_states};
+  launch(exec, output, output_lse, states, convention_of(options),
+         can_use_packs(pack_bytes, pack_views, 2), shape_override);
+}
+
+/// The variable-length merge.
+template <class ExecutionSpace, class OutputView, class StatesOutputView, class StatesLseView,
+          class IndptrView, class OutputLseView>
+void merge_attn_states_varlen_impl(const ExecutionSpace& exec, const OutputView& output,
+                                   const StatesOutputView& states_output,
+                                   const StatesLseView& states_lse, const IndptrView& indptr,
+                                   const OutputLseView& output_lse, const MergeOptions& options,
+                                   const LaunchShape* shape_override = nullptr) {
+#define MERGEATTN_IMPL_FN "MergeAttn::merge_attn_states_varlen"
+  static_assert(Kokkos::is_execution_space<ExecutionSpace>::value,
+                MERGEATTN_IMPL_FN ": 'exec' must be a Kokkos execution space instance");
+  MERGEATTN_IMPL_ASSERT_OUTPUT(MERGEATTN_IMPL_FN, OutputView, 3,
+                               "[num_tokens][num_heads][head_size]");
+  MERGEATTN_IMPL_ASSERT_VIEW(MERGEATTN_IMPL_FN, StatesOutputView, "states_output", 3,
+                             "[total_states][num_heads][head_size]");
+  MERGEATTN_IMPL_ASSERT_VIEW(MERGEATTN_IMPL_FN, StatesLseView, "states_lse", 2,
+                             "[num_heads][total_states]");
+  MERGEATTN_IMPL_ASSERT_VIEW(MERGEATTN_IMPL_FN, IndptrView, "indptr", 1, "[num_tokens + 1]");
+  static_assert(std::is_integral<typename IndptrView::value_type>::value,
+                MERGEATTN_IMPL_FN ": 'indptr' must be a View of an integer type");
+  MERGEATTN_IMPL_ASSERT_SAME_VALUE(MERGEATTN_IMPL_FN, StatesOutputView, "states_output",
+                                   OutputView);
+  MERGEATTN_IMPL_ASSERT_LSE(MERGEATTN_IMPL_FN, StatesLseView, "states_lse");
+  MERGEATTN_IMPL_ASSERT_OUTPUT_LSE(MERGEATTN_IMPL_FN, OutputLseView)
+
+  const ViewDesc d_out = describe_view("output", output);
+  const ViewDesc d_states = describe_view("states_output", states_output);
+  ViewDesc d_olse_storage;
+  check_varlen_arguments(MERGEATTN_IMPL_FN, d_out, d_states,
+                         describe_view("states_lse", states_lse), describe_view("indptr", indptr),
+                         describe_output_lse(output_lse, d_olse_storage),
+                         options.lse_layout == LseLayout::tokens_heads);
+  if (options.check_indptr) {
+    // The offsets' values: a host copy (this is the one fence of the API; see MergeOptions).
+    const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), indptr);
+    std::vector<std::int64_t> values(host.extent(0));
+    for (std::size_t i = 0; i < values.size(); ++i) values[i] = static_cast<std::int64_t>(host(i));
+    check_indptr_values(MERGEATTN_IMPL_FN, values.data(), static_cast<std::int64_t>(values.size()),
+                        static_cast<std::int64_t>(states_output.extent(0)));
+  }
+#undef MERGEATTN_IMPL_FN
+  using States = VarlenStates<StatesOutputView, StatesLseView, IndptrView>;
+  const States states{states_output, states_lse, indptr,
+                      options.lse_layout == LseLayout::tokens_heads};
+  const ViewDesc* pack_views[] = {&d_out, &d_states};
+  launch(exec, output, output_lse, states, convention_of(options),
+         can_use_packs(pack_bytes, pack_views, 2), shape_override);
+}
+
+#undef MERGEATTN_IMPL_ASSERT_VIEW
+#undef MERGEATTN_IMPL_ASSERT_OUTPUT
+#undef MERGEATTN_IMPL_ASSERT_SAME_VALUE
+#undef MERGEATTN_IMPL_ASSERT_LSE
+#undef MERGEATTN_IMPL_ASSERT_OUTPUT_LSE
+
+template <class T>
+constexpr bool is_exec_v = Kokkos::is_execution_space<T>::value;
+
 }  // namespace Impl
+
+// -------------------------------------------------------------------------------------------------
+// Two states.
 
 /// Merges two partial attention states over disjoint key sets into the state over their union.
 ///
@@ -143,37 +258,42 @@ void merge_attn_states_impl(const ExecutionSpace& exec, const OutputView& output
 /// - exec: the execution space instance the work is ordered on; nothing is fenced.
 /// - output, prefix_output, suffix_output: rank-3 Views [num_tokens][num_heads][head_size] of
 ///   float, double, MergeAttn::half_t or MergeAttn::bfloat16_t (inputs may be const), any layout.
-/// - prefix_lse, suffix_lse, output_lse: rank-2 Views [num_heads][num_tokens] of float or double.
+/// - prefix_lse, suffix_lse, output_lse: rank-2 Views [num_heads][num_tokens] of float or double
+///   ([num_tokens][num_heads] with options.lse_layout = LseLayout::tokens_heads; base 2 with
+///   options.lse_base = LseBase::base2).
 /// - In place: output may be the very same View as prefix_output or suffix_output, output_lse as
 ///   prefix_lse or suffix_lse; any other overlap with an output is rejected.
 /// Throws std::invalid_argument (naming the argument and extents) before any launch on bad
 /// extents or overlap.
-template <class ExecutionSpace, class OutputView, class PrefixOutputView, class PrefixLseView,
-          class SuffixOutputView, class SuffixLseView, class OutputLseView,
-          std::enable_if_t<Kokkos::is_execution_space<ExecutionSpace>::value, int> = 0>
+template <
+    class ExecutionSpace, class OutputView, class PrefixOutputView, class PrefixLseView,
+    class SuffixOutputView, class SuffixLseView, class OutputLseView,
+    std::enable_if_t<Impl::is_exec_v<ExecutionSpace> && Impl::is_view_v<OutputLseView>, int> = 0>
 void merge_attn_states(const ExecutionSpace& exec, const OutputView& output,
                        const PrefixOutputView& prefix_output, const PrefixLseView& prefix_lse,
                        const SuffixOutputView& suffix_output, const SuffixLseView& suffix_lse,
-                       const OutputLseView& output_lse) {
+                       const OutputLseView& output_lse, const MergeOptions& options = {}) {
   Impl::merge_attn_states_impl(exec, output, prefix_output, prefix_lse, suffix_output, suffix_lse,
-                               output_lse);
+                               output_lse, options);
 }
 
 /// As above, without output_lse.
-template <class ExecutionSpace, class OutputView, class PrefixOutputView, class PrefixLseView,
-          class SuffixOutputView, class SuffixLseView,
-          std::enable_if_t<Kokkos::is_execution_space<ExecutionSpace>::value, int> = 0>
+template <
+    class ExecutionSpace, class OutputView, class PrefixOutputView, class PrefixLseView,
+    class SuffixOutputView, class SuffixLseView,
+    std::enable_if_t<Impl::is_exec_v<ExecutionSpace> && Impl::is_view_v<SuffixLseView>, int> = 0>
 void merge_attn_states(const ExecutionSpace& exec, const OutputView& output,
                        const PrefixOutputView& prefix_output, const PrefixLseView& prefix_lse,
-                       const SuffixOutputView& suffix_output, const SuffixLseView& suffix_lse) {
+                       const SuffixOutputView& suffix_output, const SuffixLseView& suffix_lse,
+                       const MergeOptions& options = {}) {
   Impl::merge_attn_states_impl(exec, output, prefix_output, prefix_lse, suffix_output, suffix_lse,
-                               Impl::NoOutputLse{});
+                               Impl::NoOutputLse{}, options);
 }
 
 /// As above, on a default instance of OutputView::execution_space.
 template <class OutputView, class PrefixOutputView, class PrefixLseView, class SuffixOutputView,
           class SuffixLseView, class OutputLseView,
-          std::enable_if_t<Kokkos::is_view<OutputView>::value, int> = 0>
+          std::enable_if_t<Impl::is_view_v<OutputView>, int> = 0>
 void merge_attn_states(const OutputView& output, const PrefixOutputView& prefix_output,
                        const PrefixLseView& prefix_lse, const SuffixOutputView& suffix_output,
                        const SuffixLseView& suffix_lse, const OutputLseView& output_lse) {
@@ -183,12 +303,121 @@ void merge_attn_states(const OutputView& output, const PrefixOutputView& prefix_
 
 /// As above, on a default instance of OutputView::execution_space, without output_lse.
 template <class OutputView, class PrefixOutputView, class PrefixLseView, class SuffixOutputView,
-          class SuffixLseView, std::enable_if_t<Kokkos::is_view<OutputView>::value, int> = 0>
+          class SuffixLseView, std::enable_if_t<Impl::is_view_v<OutputView>, int> = 0>
 void merge_attn_states(const OutputView& output, const PrefixOutputView& prefix_output,
                        const PrefixLseView& prefix_lse, const SuffixOutputView& suffix_output,
                        const SuffixLseView& suffix_lse) {
   Impl::merge_attn_states_impl(typename OutputView::execution_space(), output, prefix_output,
                                prefix_lse, suffix_output, suffix_lse, Impl::NoOutputLse{});
+}
+
+/// The 2-way merge in place, for the tokens whose `mask` (a View of uint8_t [num_tokens]) is not
+/// 0; the other tokens' output rows and output_lse entries are not touched (fixed shapes, e.g. a
+/// launch captured in a CUDA graph). `output` must be the very same View as `prefix_output` or
+/// `suffix_output`; otherwise as merge_attn_states.
+template <class ExecutionSpace, class MaskView, class OutputView, class PrefixOutputView,
+          class PrefixLseView, class SuffixOutputView, class SuffixLseView, class OutputLseView,
+          std::enable_if_t<Impl::is_view_v<OutputLseView>, int> = 0>
+void merge_attn_states_masked(const ExecutionSpace& exec, const MaskView& mask,
+                              const OutputView& output, const PrefixOutputView& prefix_output,
+                              const PrefixLseView& prefix_lse,
+                              const SuffixOutputView& suffix_output,
+                              const SuffixLseView& suffix_lse, const OutputLseView& output_lse,
+                              const MergeOptions& options = {}) {
+  static_assert(
+      Impl::is_view_v<MaskView> && Impl::view_rank_v<MaskView> == 1 &&
+          std::is_same<std::remove_const_t<typename MaskView::value_type>, std::uint8_t>::value,
+      "MergeAttn::merge_attn_states_masked: 'mask' must be a rank-1 View of uint8_t "
+      "[num_tokens]");
+  static_assert(Impl::is_accessible_from_v<ExecutionSpace, MaskView>,
+                "MergeAttn::merge_attn_states_masked: 'mask' is not accessible from the execution "
+                "space 'exec' (its memory space)");
+  Impl::merge_attn_states_impl(exec, output, prefix_output, prefix_lse, suffix_output, suffix_lse,
+                               output_lse, options, nullptr, mask);
+}
+
+/// As above, without output_lse.
+template <class ExecutionSpace, class MaskView, class OutputView, class PrefixOutputView,
+          class PrefixLseView, class SuffixOutputView, class SuffixLseView,
+          std::enable_if_t<Impl::is_view_v<SuffixLseView>, int> = 0>
+void merge_attn_states_masked(const ExecutionSpace& exec, const MaskView& mask,
+                              const OutputView& output, const PrefixOutputView& prefix_output,
+                              const PrefixLseView& prefix_lse,
+                              const SuffixOutputView& suffix_output,
+                              const SuffixLseView& suffix_lse, const MergeOptions& options = {}) {
+  static_assert(
+      Impl::is_view_v<MaskView> && Impl::view_rank_v<MaskView> == 1 &&
+          std::is_same<std::remove_const_t<typename MaskView::value_type>, std::uint8_t>::value,
+      "MergeAttn::merge_attn_states_masked: 'mask' must be a rank-1 View of uint8_t "
+      "[num_tokens]");
+  static_assert(Impl::is_accessible_from_v<ExecutionSpace, MaskView>,
+                "MergeAttn::merge_attn_states_masked: 'mask' is not accessible from the execution "
+                "space 'exec' (its memory space)");
+  Impl::merge_attn_states_impl(exec, output, prefix_output, prefix_lse, suffix_output, suffix_lse,
+                               Impl::NoOutputLse{}, options, nullptr, mask);
+}
+
+// -------------------------------------------------------------------------------------------------
+// N states.
+
+/// Merges num_states partial attention states in one pass over the data: states_output
+/// [num_states][num_tokens][num_heads][head_size], states_lse [num_states][num_heads][num_tokens]
+/// ([num_states][num_tokens][num_heads] with LseLayout::tokens_heads), into output
+/// [num_tokens][num_heads][head_size] and optionally output_lse. Per (token, head): m = the largest
+/// LSE, weights e^(lse_i - m) / sum_j e^(lse_j - m), output_lse = m + log(sum_j e^(lse_j - m)).
+/// Empty states (LSE +inf or -inf) are ignored and not read; exactly one non-empty state is copied
+/// bit for bit; none gives 0 and -inf (also for num_states == 0); a NaN LSE gives NaN. With two
+/// states the weights and LSE are bit for bit those of the 2-way merge. No output may overlap an
+/// input. Value types, layouts, exceptions as merge_attn_states.
+template <
+    class ExecutionSpace, class OutputView, class StatesOutputView, class StatesLseView,
+    class OutputLseView,
+    std::enable_if_t<Impl::is_exec_v<ExecutionSpace> && Impl::is_view_v<OutputLseView>, int> = 0>
+void merge_attn_states(const ExecutionSpace& exec, const OutputView& output,
+                       const StatesOutputView& states_output, const StatesLseView& states_lse,
+                       const OutputLseView& output_lse, const MergeOptions& options = {}) {
+  Impl::merge_attn_states_nway_impl(exec, output, states_output, states_lse, output_lse, options);
+}
+
+/// As above, without output_lse.
+template <
+    class ExecutionSpace, class OutputView, class StatesOutputView, class StatesLseView,
+    std::enable_if_t<Impl::is_exec_v<ExecutionSpace> && Impl::is_view_v<StatesLseView>, int> = 0>
+void merge_attn_states(const ExecutionSpace& exec, const OutputView& output,
+                       const StatesOutputView& states_output, const StatesLseView& states_lse,
+                       const MergeOptions& options = {}) {
+  Impl::merge_attn_states_nway_impl(exec, output, states_output, states_lse, Impl::NoOutputLse{},
+                                    options);
+}
+
+/// Merges a variable number of states per token (the layout chunked prefill produces): token t's
+/// states are rows indptr(t) .. indptr(t + 1) - 1 of states_output [total_states][num_heads]
+/// [head_size], their LSEs states_lse [num_heads][total_states] ([total_states][num_heads] with
+/// LseLayout::tokens_heads); indptr is a View of an integer type [num_tokens + 1]. A token with no
+/// states gets 0 and -inf. Semantics otherwise as the N-way merge. By default indptr is copied to
+/// the host and validated before the launch (std::invalid_argument on decreasing or out-of-range
+/// offsets), which fences exec; MergeOptions::check_indptr = false skips that (malformed offsets
+/// then give NaN for the affected tokens).
+template <class ExecutionSpace, class OutputView, class StatesOutputView, class StatesLseView,
+          class IndptrView, class OutputLseView,
+          std::enable_if_t<Impl::is_view_v<OutputLseView>, int> = 0>
+void merge_attn_states_varlen(const ExecutionSpace& exec, const OutputView& output,
+                              const StatesOutputView& states_output,
+                              const StatesLseView& states_lse, const IndptrView& indptr,
+                              const OutputLseView& output_lse, const MergeOptions& options = {}) {
+  Impl::merge_attn_states_varlen_impl(exec, output, states_output, states_lse, indptr, output_lse,
+                                      options);
+}
+
+/// As above, without output_lse.
+template <class ExecutionSpace, class OutputView, class StatesOutputView, class StatesLseView,
+          class IndptrView, std::enable_if_t<Impl::is_view_v<IndptrView>, int> = 0>
+void merge_attn_states_varlen(const ExecutionSpace& exec, const OutputView& output,
+                              const StatesOutputView& states_output,
+                              const StatesLseView& states_lse, const IndptrView& indptr,
+                              const MergeOptions& options = {}) {
+  Impl::merge_attn_states_varlen_impl(exec, output, states_output, states_lse, indptr,
+                                      Impl::NoOutputLse{}, options);
 }
 
 }  // namespace MergeAttn

@@ -18,8 +18,8 @@ struct ViewDesc {
   std::size_t span_bytes = 0;
   std::size_t value_size = 0;
   int rank = 0;
-  std::int64_t extent[3] = {0, 0, 0};
-  std::int64_t stride[3] = {0, 0, 0};
+  std::int64_t extent[4] = {0, 0, 0, 0};
+  std::int64_t stride[4] = {0, 0, 0, 0};
 };
 
 template <class View>
@@ -32,7 +32,8 @@ ViewDesc describe_view(const char* name, const View& v) {
   // The exact range the elements occupy: View::span() of a strided sub-view can reach past it.
   std::int64_t last = 0;
   bool empty = false;
-  for (int r = 0; r < d.rank && r < 3; ++r) {
+  static_assert(View::rank <= 4, "MergeAttn: Views of rank above 4 are not described");
+  for (int r = 0; r < d.rank; ++r) {
     d.extent[r] = static_cast<std::int64_t>(v.extent(r));
     d.stride[r] = static_cast<std::int64_t>(v.stride(r));
     empty = empty || d.extent[r] == 0;
@@ -43,17 +44,48 @@ ViewDesc describe_view(const char* name, const View& v) {
 }
 
 /// Throws std::invalid_argument, naming `function`, the offending argument and the extents, when
-/// the outputs' extents differ, an LSE is not [num_heads][num_tokens], or an output overlaps
-/// another argument other than as the very same View (output == prefix_output or suffix_output,
-/// output_lse == prefix_lse or suffix_lse). `output_lse` may be null.
+/// the outputs' extents differ, an LSE is not [num_heads][num_tokens] (or [num_tokens][num_heads]
+/// when `lse_tokens_heads`), or an output overlaps another argument other than as the very same
+/// View (output == prefix_output or suffix_output, output_lse == prefix_lse or suffix_lse).
+/// `output_lse` may be null.
 void check_merge_arguments(const char* function, const ViewDesc& output,
                            const ViewDesc& prefix_output, const ViewDesc& prefix_lse,
                            const ViewDesc& suffix_output, const ViewDesc& suffix_lse,
-                           const ViewDesc* output_lse);
+                           const ViewDesc* output_lse, bool lse_tokens_heads);
 
-/// True when the three rank-3 Views can be moved in aligned `pack_bytes`-byte packs along the last
-/// dimension: unit stride there, 16-byte aligned row starts.
-bool can_use_packs(std::size_t pack_bytes, const ViewDesc& a, const ViewDesc& b, const ViewDesc& c);
+/// The masked 2-way merge: `mask` is [num_tokens] and `output` is the very same View as
+/// `prefix_output` or `suffix_output` (the masked form updates a state in place).
+void check_masked_arguments(const char* function, const ViewDesc& mask, const ViewDesc& output,
+                            const ViewDesc& prefix_output, const ViewDesc& suffix_output);
+
+/// The N-way merge: states_output [num_states][num_tokens][num_heads][head_size], states_lse
+/// [num_states][num_heads][num_tokens] (or [num_states][num_tokens][num_heads]), output_lse as in
+/// the 2-way merge; no output may overlap anything.
+void check_nway_arguments(const char* function, const ViewDesc& output,
+                          const ViewDesc& states_output, const ViewDesc& states_lse,
+                          const ViewDesc* output_lse, bool lse_tokens_heads);
+
+/// The variable-length merge: states_output [total_states][num_heads][head_size], states_lse
+/// [num_heads][total_states] (or [total_states][num_heads]), indptr [num_tokens + 1]; no output
+/// may overlap anything.
+void check_varlen_arguments(const char* function, const ViewDesc& output,
+                            const ViewDesc& states_output, const ViewDesc& states_lse,
+                            const ViewDesc& indptr, const ViewDesc* output_lse,
+                            bool lse_tokens_heads);
+
+/// The offsets themselves (host copy): indptr[0] >= 0, non-decreasing, indptr[num_tokens] <=
+/// total_states.
+void check_indptr_values(const char* function, const std::int64_t* indptr, std::int64_t count,
+                         std::int64_t total_states);
+
+/// True when the Views (rank 3 or 4, the head dimension last) can be moved in aligned
+/// `pack_bytes`-byte packs along the last dimension: unit stride there, aligned row starts.
+bool can_use_packs(std::size_t pack_bytes, const ViewDesc* const* views, int count);
+inline bool can_use_packs(std::size_t pack_bytes, const ViewDesc& a, const ViewDesc& b,
+                          const ViewDesc& c) {
+  const ViewDesc* v[] = {&a, &b, &c};
+  return can_use_packs(pack_bytes, v, 3);
+}
 
 }  // namespace Impl
 }  // namespace MergeAttn

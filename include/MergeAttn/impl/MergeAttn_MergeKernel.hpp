@@ -1,8 +1,10 @@
-// MergeAttn::Impl: the 2-way merge kernel. One functor for every value type, layout and backend:
-// a TeamPolicy over (token, head) pairs, each team thread owning one pair (or K pairs whose LSEs it
-// loads together) and computing its weights once, its vector lanes moving the head dimension in
-// 16-byte packs (fast path: unit stride, aligned rows) or element by element through the Views
-// (general path, any layout).
+// MergeAttn::Impl: the merge kernel. One functor for every value type, layout, backend and form of
+// the merge (2-way, masked 2-way, N-way, variable length): a TeamPolicy over (token, head) pairs,
+// each team thread owning one pair (or K pairs whose LSEs it loads together) and computing its
+// weights once, its vector lanes moving the head dimension in 16-byte packs (fast path: unit
+// stride, aligned rows) or element by element through the Views (general path, any layout). The
+// forms differ only in where a pair's states come from: a States policy (TwoStates, StackedStates,
+// VarlenStates) says how many there are and where their LSEs and rows are.
 #ifndef MERGEATTN_IMPL_MERGEKERNEL_HPP
 #define MERGEATTN_IMPL_MERGEKERNEL_HPP
 
@@ -17,13 +19,144 @@ namespace Impl {
 
 /// Stands in for the optional output_lse argument when it is not given.
 struct NoOutputLse {};
+/// Stands in for the mask of the masked 2-way merge when there is none.
+struct NoMask {};
+
+/// How LSE Views are indexed and in which base their values are (run time: uniform branches).
+struct LseConvention {
+  bool tokens_heads = false;  // [num_tokens][num_heads] instead of [num_heads][num_tokens]
+  bool base2 = false;         // log2-sum-exp2 instead of natural log-sum-exp
+};
+
+template <class LseView>
+KOKKOS_FORCEINLINE_FUNCTION typename LseView::reference_type lse_ref(const LseView& v,
+                                                                     const bool tokens_heads,
+                                                                     const std::int64_t t,
+                                                                     const std::int64_t h) {
+  return tokens_heads ? v(t, h) : v(h, t);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Where a pair's states come from. Every policy provides value_type, fixed_count (> 0: the same
+// number of states for every token, known at compile time; 0: per token), first(t) and count(t)
+// (states first(t) .. first(t) + count(t) - 1; a negative count marks malformed offsets),
+// active(t), and for a state index i: lse(i, t, h), row(i, t, h) (the contiguous row, fast path
+// only) and value(i, t, h, d).
+
+/// The 2-way merge: state 0 is the prefix, state 1 the suffix; optionally a per-token mask.
+template <class PrefixView, class PrefixLseView, class SuffixView, class SuffixLseView,
+          class MaskView = NoMask>
+struct TwoStates {
+  using value_type = std::remove_cv_t<typename PrefixView::value_type>;
+  static constexpr int fixed_count = 2;
+  static constexpr bool has_mask = !std::is_same<MaskView, NoMask>::value;
+  PrefixView prefix;
+  PrefixLseView prefix_lse;
+  SuffixView suffix;
+  SuffixLseView suffix_lse;
+  MaskView mask;
+  bool tokens_heads;
+
+  KOKKOS_INLINE_FUNCTION std::int64_t first(std::int64_t) const { return 0; }
+  KOKKOS_INLINE_FUNCTION std::int64_t count(std::int64_t) const { return 2; }
+  KOKKOS_INLINE_FUNCTION bool active(const std::int64_t t) const {
+    if constexpr (has_mask) {
+      return mask(t) != 0;
+    } else {
+      (void)t;
+      return true;
+    }
+  }
+  template <class C>
+  KOKKOS_INLINE_FUNCTION C lse(const std::int64_t i, const std::int64_t t,
+                               const std::int64_t h) const {
+    return i == 0 ? static_cast<C>(lse_ref(prefix_lse, tokens_heads, t, h))
+                  : static_cast<C>(lse_ref(suffix_lse, tokens_heads, t, h));
+  }
+  KOKKOS_INLINE_FUNCTION const value_type* row(const std::int64_t i, const std::int64_t t,
+                                               const std::int64_t h) const {
+    return i == 0 ? &prefix(t, h, 0) : &suffix(t, h, 0);
+  }
+  KOKKOS_INLINE_FUNCTION value_type value(const std::int64_t i, const std::int64_t t,
+                                          const std::int64_t h, const int d) const {
+    return i == 0 ? prefix(t, h, d) : suffix(t, h, d);
+  }
+};
+
+/// The N-way merge: states [num_states][num_tokens][num_heads][head_size], LSEs
+/// [num_states][num_heads][num_tokens] (or [num_states][num_tokens][num_heads]).
+template <class StatesView, class StatesLseView>
+struct StackedStates {
+  using value_type = std::remove_cv_t<typename StatesView::value_type>;
+  static constexpr int fixed_count = 0;
+  StatesView states;
+  StatesLseView states_lse;
+  bool tokens_heads;
+
+  KOKKOS_INLINE_FUNCTION std::int64_t first(std::int64_t) const { return 0; }
+  KOKKOS_INLINE_FUNCTION std::int64_t count(std::int64_t) const {
+    return static_cast<std::int64_t>(states.extent(0));
+  }
+  KOKKOS_INLINE_FUNCTION bool active(std::int64_t) const { return true; }
+  template <class C>
+  KOKKOS_INLINE_FUNCTION C lse(const std::int64_t i, const std::int64_t t,
+                               const std::int64_t h) const {
+    return static_cast<C>(tokens_heads ? states_lse(i, t, h) : states_lse(i, h, t));
+  }
+  KOKKOS_INLINE_FUNCTION const value_type* row(const std::int64_t i, const std::int64_t t,
+                                               const std::int64_t h) const {
+    return &states(i, t, h, 0);
+  }
+  KOKKOS_INLINE_FUNCTION value_type value(const std::int64_t i, const std::int64_t t,
+                                          const std::int64_t h, const int d) const {
+    return states(i, t, h, d);
+  }
+};
+
+/// The variable-length merge: token t owns packed states indptr(t) .. indptr(t + 1) - 1 of
+/// [total_states][num_heads][head_size], LSEs [num_heads][total_states] (or
+/// [total_states][num_heads]).
+template <class PackedView, class PackedLseView, class IndptrView>
+struct VarlenStates {
+  using value_type = std::remove_cv_t<typename PackedView::value_type>;
+  static constexpr int fixed_count = 0;
+  PackedView states;
+  PackedLseView states_lse;
+  IndptrView indptr;
+  bool tokens_heads;
+
+  KOKKOS_INLINE_FUNCTION std::int64_t first(const std::int64_t t) const {
+    return static_cast<std::int64_t>(indptr(t));
+  }
+  // Offsets outside [0, total_states] or decreasing: -1, and the token's outputs become NaN.
+  KOKKOS_INLINE_FUNCTION std::int64_t count(const std::int64_t t) const {
+    const std::int64_t b = static_cast<std::int64_t>(indptr(t));
+    const std::int64_t e = static_cast<std::int64_t>(indptr(t + 1));
+    const std::int64_t total = static_cast<std::int64_t>(states.extent(0));
+    return (b < 0 || e < b || e > total) ? -1 : e - b;
+  }
+  KOKKOS_INLINE_FUNCTION bool active(std::int64_t) const { return true; }
+  template <class C>
+  KOKKOS_INLINE_FUNCTION C lse(const std::int64_t i, std::int64_t, const std::int64_t h) const {
+    return static_cast<C>(tokens_heads ? states_lse(i, h) : states_lse(h, i));
+  }
+  KOKKOS_INLINE_FUNCTION const value_type* row(const std::int64_t i, std::int64_t,
+                                               const std::int64_t h) const {
+    return &states(i, h, 0);
+  }
+  KOKKOS_INLINE_FUNCTION value_type value(const std::int64_t i, std::int64_t, const std::int64_t h,
+                                          const int d) const {
+    return states(i, h, d);
+  }
+};
+
+// ---------------------------------------------------------------------------------------------
 
 /// What a (token, head) pair's output is made of.
-enum class PairMode : int {
-  weighted,     // wp * prefix + ws * suffix
-  copy_prefix,  // suffix empty: prefix bit for bit, suffix not read
-  copy_suffix,  // prefix empty: suffix bit for bit, prefix not read
-  fill          // both empty (0) or a NaN LSE (NaN): neither side read
+enum class RowMode : int {
+  weighted,  // sum over the non-empty states of w_i * state_i
+  copy,      // exactly one non-empty state: that state bit for bit, the others not read
+  fill       // no non-empty state (0) or a NaN LSE / malformed offsets (NaN): nothing read
 };
 
 /// The bytes the fast path moves per load and store.
@@ -33,9 +166,8 @@ constexpr int pack_bytes = 16;
 template <int K>
 struct PairsPerThread {};
 
-template <class ExecSpace, class OutputView, class PrefixView, class PrefixLseView,
-          class SuffixView, class SuffixLseView, class OutputLseView, bool UsePacks>
-class MergeStatesFunctor {
+template <class ExecSpace, class OutputView, class OutputLseView, class States, bool UsePacks>
+class MergeFunctor {
  public:
   using value_type = std::remove_cv_t<typename OutputView::value_type>;
   using traits = ValueTraits<value_type>;
@@ -45,26 +177,26 @@ class MergeStatesFunctor {
   static constexpr int pack_size = pack_bytes / static_cast<int>(sizeof(value_type));
   static constexpr bool host_space =
       Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
+  static constexpr int fixed = States::fixed_count;
+  static constexpr int cached = fixed > 0 ? fixed : 1;  // LSEs and weights kept in registers
 
   struct alignas(pack_bytes) Pack {
     value_type v[pack_size];
   };
 
-  MergeStatesFunctor(const OutputView& output, const PrefixView& prefix_output,
-                     const PrefixLseView& prefix_lse, const SuffixView& suffix_output,
-                     const SuffixLseView& suffix_lse, const OutputLseView& output_lse)
+  MergeFunctor(const OutputView& output, const OutputLseView& output_lse, const States& states,
+               const LseConvention& conv)
       : m_output(output),
-        m_prefix(prefix_output),
-        m_suffix(suffix_output),
-        m_prefix_lse(prefix_lse),
-        m_suffix_lse(suffix_lse),
         m_output_lse(output_lse),
+        m_states(states),
         m_num_tokens(static_cast<std::int64_t>(output.extent(0))),
         m_num_heads(static_cast<std::int64_t>(output.extent(1))),
         m_head_size(static_cast<int>(output.extent(2))),
         m_num_packs(UsePacks ? m_head_size / pack_size : 0),
         m_vector_iters(UsePacks ? m_num_packs + (m_head_size - m_num_packs * pack_size)
-                                : m_head_size) {
+                                : m_head_size),
+        m_tokens_heads(conv.tokens_heads),
+        m_base2(conv.base2) {
     set_tokens_per_group(1);
   }
 
@@ -75,11 +207,11 @@ class MergeStatesFunctor {
   /// Pair slots the team threads walk (num_pairs() rounded up to whole token groups).
   std::int64_t num_slots() const { return m_num_slots; }
 
+  void set_prefetch_rows(const bool on) { m_prefetch_rows = on && fixed > 0; }
+
   /// Slot order: groups of G (a power of two) consecutive tokens of one head, then the heads, then
   /// the next G tokens. G = the team threads of one GPU warp, whose LSE loads and output_lse stores
   /// then share 32-byte sectors instead of touching one sector per pair; G = 1 is token-major.
-  void set_prefetch_rows(const bool on) { m_prefetch_rows = on; }
-
   void set_tokens_per_group(const int g) {
     m_group_log2 = 0;
     while ((1 << (m_group_log2 + 1)) <= g) ++m_group_log2;
@@ -112,8 +244,25 @@ class MergeStatesFunctor {
     return t < m_num_tokens;
   }
 
+  // A state's LSE in the compute type, +inf (an empty split, FlashAttention-2) read as -inf.
+  KOKKOS_INLINE_FUNCTION compute_type lse_of(const std::int64_t i, const std::int64_t t,
+                                             const std::int64_t h) const {
+    const compute_type inf = infinity<compute_type>();
+    const compute_type x = m_states.template lse<compute_type>(i, t, h);
+    return x == inf ? -inf : x;
+  }
+
+  KOKKOS_INLINE_FUNCTION compute_type exp_(const compute_type x) const {
+    return m_base2 ? Impl::exp2(x) : Impl::exp(x);
+  }
+  // log(1 + x) in the LSE's base.
+  KOKKOS_INLINE_FUNCTION compute_type log1p_(const compute_type x) const {
+    return m_base2 ? Impl::log1p(x) * compute_type(1.4426950408889634) : Impl::log1p(x);
+  }
+
   // Team thread r of team b takes slots (b * K + j) * team_size + r, j < K, then strides over the
-  // league. The K LSE pairs are loaded before any row moves: K round trips in flight, not one.
+  // league. The LSEs of its K pairs (of a fixed-count form) are loaded before any row moves: K
+  // round trips in flight, not one.
   template <int K>
   KOKKOS_INLINE_FUNCTION void pair_runs(const member_type& team) const {
     const std::int64_t ts = team.team_size();
@@ -122,38 +271,36 @@ class MergeStatesFunctor {
              static_cast<std::int64_t>(team.league_rank()) * ts * K + team.team_rank();
          first < m_num_slots; first += step) {
       std::int64_t t[K], h[K];
-      compute_type p[K], s[K];
+      compute_type lse[K][cached];
       bool valid[K];
       for (int j = 0; j < K; ++j) {
         const std::int64_t q = first + j * ts;
-        valid[j] = q < m_num_slots && slot_pair(q, t[j], h[j]);
-        if (valid[j]) {
-          p[j] = static_cast<compute_type>(m_prefix_lse(h[j], t[j]));
-          s[j] = static_cast<compute_type>(m_suffix_lse(h[j], t[j]));
-        }
+        valid[j] = q < m_num_slots && slot_pair(q, t[j], h[j]) && m_states.active(t[j]);
+        if (valid[j])
+          for (int i = 0; i < fixed; ++i) lse[j][i] = lse_of(i, t[j], h[j]);
       }
       // valid[j] depends on the team rank only: all vector lanes of the thread take the branch.
       if (m_prefetch_rows)
         for (int j = 0; j < K; ++j)
           if (valid[j]) prefetch_rows(team, t[j], h[j]);
       for (int j = 0; j < K; ++j)
-        if (valid[j]) merge_pair(team, t[j], h[j], p[j], s[j]);
+        if (valid[j]) merge_pair(team, t[j], h[j], lse[j]);
     }
   }
 
-  // Latency-bound launches (few pairs): while the LSEs are on their way, ask L2 for the pair's two
-  // rows (CUDA prefetch hints: no values reach registers, so an empty side's contents still never
-  // matter), so the loads that follow the LSE-dependent branch wait on L2 instead of DRAM.
+  // Latency-bound launches: while the LSEs are on their way, ask L2 for the pair's rows (CUDA
+  // prefetch hints: no values reach registers, so an empty state's contents still never matter),
+  // so the loads that follow the LSE-dependent branch wait on L2 instead of DRAM.
   KOKKOS_INLINE_FUNCTION void prefetch_rows(const member_type& team, const std::int64_t t,
                                             const std::int64_t h) const {
 #if defined(__CUDA_ARCH__)
-    if constexpr (UsePacks) {
+    if constexpr (UsePacks && fixed > 0) {
       const std::uintptr_t bytes = std::uintptr_t(m_head_size) * sizeof(value_type);
-      const std::uintptr_t pre = reinterpret_cast<std::uintptr_t>(&m_prefix(t, h, 0));
-      const std::uintptr_t suf = reinterpret_cast<std::uintptr_t>(&m_suffix(t, h, 0));
-      const int lines = static_cast<int>(((pre + bytes - 1) >> 7) - (pre >> 7) + 1);
+      const std::uintptr_t a0 = reinterpret_cast<std::uintptr_t>(m_states.row(0, t, h));
+      const std::uintptr_t a1 = reinterpret_cast<std::uintptr_t>(m_states.row(fixed - 1, t, h));
+      const int lines = static_cast<int>(((a0 + bytes - 1) >> 7) - (a0 >> 7) + 1);
       Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, 2 * lines), [&](const int i) {
-        const std::uintptr_t a = (i < lines ? pre : suf) + (std::uintptr_t(i % lines) << 7);
+        const std::uintptr_t a = (i < lines ? a0 : a1) + (std::uintptr_t(i % lines) << 7);
         asm volatile("prefetch.global.L2 [%0];" ::"l"(a));
       });
     }
@@ -164,160 +311,229 @@ class MergeStatesFunctor {
 #endif
   }
 
-  KOKKOS_INLINE_FUNCTION void merge_pair(const member_type& team, const std::int64_t t,
-                                         const std::int64_t h, compute_type p,
-                                         compute_type s) const {
-    // Every vector lane has read both LSEs before any lane writes (output_lse may be an input):
-    // the lanes meet at the end of the vector loop below before the single write.
-    const compute_type inf = infinity<compute_type>();
-    if (p == inf) p = -inf;  // +inf marks an empty split (FlashAttention-2)
-    if (s == inf) s = -inf;
+  // The pair's weights: max LSE m (state `arg`, the first to reach it), rest = sum over the other
+  // non-empty states of e^(lse_i - m) (in the LSE's base), 1 / (1 + rest) for the maximum and
+  // e^(lse_i - m) / (1 + rest) for the others, output LSE m + log(1 + rest). With two states this
+  // is one exponential; N states take two passes over the LSEs, none over the rows.
+  struct Weights {
+    RowMode mode;
+    std::int64_t first, count, arg;
+    compute_type m, inv, fill, lse;
+    compute_type w[cached];  // fixed-count forms: every state's weight
+  };
 
-    PairMode mode = PairMode::weighted;
-    compute_type wp = 0, ws = 0, fill = 0, lse;
-    if (Impl::isnan(p) || Impl::isnan(s)) {
-      mode = PairMode::fill;
-      fill = quiet_nan<compute_type>();
-      lse = fill;
-    } else if (p == -inf && s == -inf) {
-      mode = PairMode::fill;
-      lse = -inf;
-    } else if (s == -inf) {
-      mode = PairMode::copy_prefix;
-      lse = p;
-    } else if (p == -inf) {
-      mode = PairMode::copy_suffix;
-      lse = s;
+  KOKKOS_INLINE_FUNCTION void merge_pair(const member_type& team, const std::int64_t t,
+                                         const std::int64_t h,
+                                         const compute_type (&preloaded)[cached]) const {
+    // Every vector lane reads all LSEs before any lane writes (output_lse may be an input): the
+    // lanes meet at the end of the vector loop below before the single write.
+    const compute_type inf = infinity<compute_type>();
+    Weights wt;
+    wt.first = m_states.first(t);
+    wt.count = fixed > 0 ? fixed : m_states.count(t);
+    wt.arg = -1;
+    wt.m = -inf;
+    wt.inv = 0;
+    wt.fill = 0;
+    auto lse_i = [&](const std::int64_t i) {
+      if constexpr (fixed > 0)
+        return preloaded[i];
+      else
+        return lse_of(wt.first + i, t, h);
+    };
+    bool nan = wt.count < 0;
+    std::int64_t live = 0;
+    for (std::int64_t i = 0; i < wt.count; ++i) {
+      const compute_type x = lse_i(i);
+      if (Impl::isnan(x)) {
+        nan = true;
+      } else if (x != -inf) {
+        ++live;
+        if (x > wt.m) {
+          wt.m = x;
+          wt.arg = i;
+        }
+      }
+    }
+    if (nan) {
+      wt.mode = RowMode::fill;
+      wt.fill = quiet_nan<compute_type>();
+      wt.lse = wt.fill;
+    } else if (live == 0) {
+      wt.mode = RowMode::fill;
+      wt.lse = -inf;
+    } else if (live == 1) {
+      wt.mode = RowMode::copy;
+      wt.lse = wt.m;
     } else {
-      // The larger LSE's term is e^0 = 1: one exponential, e = e^(min - max) in [0, 1].
-      const bool p_larger = p > s;
-      const compute_type m = p_larger ? p : s;
-      const compute_type e = Impl::exp(p_larger ? s - p : p - s);
-      const compute_type w_max = compute_type(1) / (compute_type(1) + e);
-      const compute_type w_min = e * w_max;
-      wp = p_larger ? w_max : w_min;
-      ws = p_larger ? w_min : w_max;
-      lse = m + Impl::log1p(e);
+      wt.mode = RowMode::weighted;
+      compute_type rest = 0;
+      [[maybe_unused]] compute_type e[cached];
+      for (std::int64_t i = 0; i < wt.count; ++i) {
+        const compute_type x = lse_i(i);
+        const compute_type ei = (i == wt.arg || x == -inf) ? compute_type(0) : exp_(x - wt.m);
+        if constexpr (fixed > 0) e[i] = ei;
+        rest += ei;
+      }
+      wt.inv = compute_type(1) / (compute_type(1) + rest);
+      wt.lse = wt.m + log1p_(rest);
+      if constexpr (fixed > 0)
+        for (int i = 0; i < fixed; ++i) wt.w[i] = i == wt.arg ? wt.inv : e[i] * wt.inv;
     }
 
-    switch (mode) {  // uniform per pair: one branch, then a tight vector loop
-      case PairMode::weighted:
-        merge_row<PairMode::weighted>(team, t, h, wp, ws, fill);
+    switch (wt.mode) {  // uniform per pair: one branch, then a tight vector loop
+      case RowMode::weighted:
+        merge_row<RowMode::weighted>(team, t, h, wt);
         break;
-      case PairMode::copy_prefix:
-        merge_row<PairMode::copy_prefix>(team, t, h, wp, ws, fill);
+      case RowMode::copy:
+        merge_row<RowMode::copy>(team, t, h, wt);
         break;
-      case PairMode::copy_suffix:
-        merge_row<PairMode::copy_suffix>(team, t, h, wp, ws, fill);
-        break;
-      case PairMode::fill:
-        merge_row<PairMode::fill>(team, t, h, wp, ws, fill);
+      case RowMode::fill:
+        merge_row<RowMode::fill>(team, t, h, wt);
         break;
     }
 
     if constexpr (has_output_lse) {
       Kokkos::single(Kokkos::PerThread(team), [&]() {
-        m_output_lse(h, t) = static_cast<typename OutputLseView::non_const_value_type>(lse);
+        lse_ref(m_output_lse, m_tokens_heads, t, h) =
+            static_cast<typename OutputLseView::non_const_value_type>(wt.lse);
       });
+    }
+  }
+
+  // State i's weight in a weighted row; 0 for an empty state (whose row is then not read).
+  KOKKOS_INLINE_FUNCTION compute_type weight(const Weights& wt, const std::int64_t i,
+                                             const std::int64_t t, const std::int64_t h) const {
+    if constexpr (fixed > 0) {
+      (void)t;
+      (void)h;
+      return wt.w[i];
+    } else {
+      if (i == wt.arg) return wt.inv;
+      const compute_type x = lse_of(wt.first + i, t, h);
+      return x == -infinity<compute_type>() ? compute_type(0) : exp_(x - wt.m) * wt.inv;
     }
   }
 
   // The vector lanes of the team thread move the row: on GPUs iteration i < m_num_packs moves
   // pack i (consecutive lanes, consecutive packs), then the tail elements; general path: one
-  // element per iteration. Hosts: one SIMD loop over the contiguous row.
-  template <PairMode Mode>
+  // element per iteration. Hosts: SIMD loops over the contiguous row.
+  template <RowMode Mode>
   KOKKOS_INLINE_FUNCTION void merge_row(const member_type& team, const std::int64_t t,
-                                        const std::int64_t h, const compute_type wp,
-                                        const compute_type ws, const compute_type fill) const {
+                                        const std::int64_t h, const Weights& wt) const {
     if constexpr (host_space && UsePacks) {
-      if (m_head_size > 0)
-        merge_contiguous_row<Mode>(&m_output(t, h, 0), &m_prefix(t, h, 0), &m_suffix(t, h, 0), wp,
-                                   ws, fill);
+      if (m_head_size > 0) merge_contiguous_row<Mode>(&m_output(t, h, 0), t, h, wt);
     } else {
       Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, m_vector_iters), [&](const int i) {
         if (UsePacks && i < m_num_packs) {
-          merge_pack<Mode>(t, h, i, wp, ws, fill);
+          merge_pack<Mode>(t, h, i, wt);
         } else {
           const int d = UsePacks ? m_num_packs * pack_size + (i - m_num_packs) : i;
-          merge_element<Mode>(t, h, d, wp, ws, fill);
+          merge_element<Mode>(t, h, d, wt);
         }
       });
     }
   }
 
-  // Element d is read before it is written, so vectorising is safe with out == pre or suf.
-  template <PairMode Mode>
-  KOKKOS_INLINE_FUNCTION void merge_contiguous_row(value_type* out, const value_type* pre,
-                                                   const value_type* suf, const compute_type wp,
-                                                   const compute_type ws,
-                                                   const compute_type fill) const {
+  // Element d of every state is read before element d of the output is written, so vectorising
+  // is safe with the output being a state (in-place 2-way merge).
+  template <RowMode Mode>
+  KOKKOS_INLINE_FUNCTION void merge_contiguous_row(value_type* out, const std::int64_t t,
+                                                   const std::int64_t h, const Weights& wt) const {
     const int n = m_head_size;
-    if constexpr (Mode == PairMode::weighted) {
+    if constexpr (Mode == RowMode::weighted) {
+      if constexpr (fixed == 2) {
+        const value_type* x0 = m_states.row(0, t, h);
+        const value_type* x1 = m_states.row(1, t, h);
+        const compute_type w0 = wt.w[0], w1 = wt.w[1];
 #if defined(_OPENMP) && !defined(__CUDA_ARCH__)
 #pragma omp simd
 #endif
-      for (int d = 0; d < n; ++d)
-        traits::store(out[d], wp * traits::load(pre[d]) + ws * traits::load(suf[d]));
-    } else if constexpr (Mode == PairMode::copy_prefix) {
-      for (int d = 0; d < n; ++d) out[d] = pre[d];
-    } else if constexpr (Mode == PairMode::copy_suffix) {
-      for (int d = 0; d < n; ++d) out[d] = suf[d];
+        // Summed from 0 like the N-state loops (the same bits as the N-way merge of 2 states).
+        for (int d = 0; d < n; ++d)
+          traits::store(out[d],
+                        compute_type(0) + w0 * traits::load(x0[d]) + w1 * traits::load(x1[d]));
+      } else {
+        // Any number of states: sums in the compute type, a chunk of the row at a time.
+        constexpr int chunk = 256;
+        for (int d0 = 0; d0 < n; d0 += chunk) {
+          const int len = n - d0 < chunk ? n - d0 : chunk;
+          compute_type acc[chunk];
+          for (int d = 0; d < len; ++d) acc[d] = 0;
+          for (std::int64_t i = 0; i < wt.count; ++i) {
+            if (lse_of(wt.first + i, t, h) == -infinity<compute_type>())
+              continue;  // empty: not read
+            const compute_type w = weight(wt, i, t, h);
+            const value_type* x = m_states.row(wt.first + i, t, h) + d0;
+#if defined(_OPENMP) && !defined(__CUDA_ARCH__)
+#pragma omp simd
+#endif
+            for (int d = 0; d < len; ++d) acc[d] += w * traits::load(x[d]);
+          }
+          for (int d = 0; d < len; ++d) traits::store(out[d0 + d], acc[d]);
+        }
+      }
+    } else if constexpr (Mode == RowMode::copy) {
+      const value_type* x = m_states.row(wt.first + wt.arg, t, h);
+      for (int d = 0; d < n; ++d) out[d] = x[d];
     } else {
-      const value_type f = traits::from_compute(fill);
+      const value_type f = traits::from_compute(wt.fill);
       for (int d = 0; d < n; ++d) out[d] = f;
     }
   }
 
-  template <PairMode Mode>
+  template <RowMode Mode>
   KOKKOS_INLINE_FUNCTION void merge_element(const std::int64_t t, const std::int64_t h, const int d,
-                                            const compute_type wp, const compute_type ws,
-                                            const compute_type fill) const {
-    if constexpr (Mode == PairMode::weighted) {
-      m_output(t, h, d) = traits::from_compute(wp * traits::to_compute(m_prefix(t, h, d)) +
-                                               ws * traits::to_compute(m_suffix(t, h, d)));
-    } else if constexpr (Mode == PairMode::copy_prefix) {
-      m_output(t, h, d) = m_prefix(t, h, d);
-    } else if constexpr (Mode == PairMode::copy_suffix) {
-      m_output(t, h, d) = m_suffix(t, h, d);
+                                            const Weights& wt) const {
+    if constexpr (Mode == RowMode::weighted) {
+      compute_type acc = 0;
+      for (std::int64_t i = 0; i < wt.count; ++i) {
+        if (fixed == 0 && lse_of(wt.first + i, t, h) == -infinity<compute_type>()) continue;
+        acc += weight(wt, i, t, h) * traits::to_compute(m_states.value(wt.first + i, t, h, d));
+      }
+      m_output(t, h, d) = traits::from_compute(acc);
+    } else if constexpr (Mode == RowMode::copy) {
+      m_output(t, h, d) = m_states.value(wt.first + wt.arg, t, h, d);
     } else {
-      m_output(t, h, d) = traits::from_compute(fill);
+      m_output(t, h, d) = traits::from_compute(wt.fill);
     }
   }
 
-  template <PairMode Mode>
-  KOKKOS_INLINE_FUNCTION void merge_pack(const std::int64_t t, const std::int64_t h, const int i,
-                                         const compute_type wp, const compute_type ws,
-                                         const compute_type fill) const {
-    Pack* out = reinterpret_cast<Pack*>(&m_output(t, h, 0)) + i;
-    if constexpr (Mode == PairMode::weighted) {
-      const Pack x = reinterpret_cast<const Pack*>(&m_prefix(t, h, 0))[i];
-      const Pack y = reinterpret_cast<const Pack*>(&m_suffix(t, h, 0))[i];
+  template <RowMode Mode>
+  KOKKOS_INLINE_FUNCTION void merge_pack(const std::int64_t t, const std::int64_t h, const int p,
+                                         const Weights& wt) const {
+    Pack* out = reinterpret_cast<Pack*>(&m_output(t, h, 0)) + p;
+    if constexpr (Mode == RowMode::weighted) {
+      compute_type acc[pack_size];
+      for (int k = 0; k < pack_size; ++k) acc[k] = 0;
+      for (std::int64_t i = 0; i < wt.count; ++i) {
+        if (fixed == 0 && lse_of(wt.first + i, t, h) == -infinity<compute_type>()) continue;
+        const compute_type w = weight(wt, i, t, h);
+        const Pack x = reinterpret_cast<const Pack*>(m_states.row(wt.first + i, t, h))[p];
+        for (int k = 0; k < pack_size; ++k) acc[k] += w * traits::load(x.v[k]);
+      }
       Pack o;
-      for (int k = 0; k < pack_size; ++k)
-        traits::store(o.v[k], wp * traits::load(x.v[k]) + ws * traits::load(y.v[k]));
+      for (int k = 0; k < pack_size; ++k) traits::store(o.v[k], acc[k]);
       *out = o;
-    } else if constexpr (Mode == PairMode::copy_prefix) {
-      *out = reinterpret_cast<const Pack*>(&m_prefix(t, h, 0))[i];
-    } else if constexpr (Mode == PairMode::copy_suffix) {
-      *out = reinterpret_cast<const Pack*>(&m_suffix(t, h, 0))[i];
+    } else if constexpr (Mode == RowMode::copy) {
+      *out = reinterpret_cast<const Pack*>(m_states.row(wt.first + wt.arg, t, h))[p];
     } else {
       Pack o;
-      for (int k = 0; k < pack_size; ++k) traits::store(o.v[k], fill);
+      for (int k = 0; k < pack_size; ++k) traits::store(o.v[k], wt.fill);
       *out = o;
     }
   }
 
   OutputView m_output;
-  PrefixView m_prefix;
-  SuffixView m_suffix;
-  PrefixLseView m_prefix_lse;
-  SuffixLseView m_suffix_lse;
   OutputLseView m_output_lse;
+  States m_states;
   std::int64_t m_num_tokens;
   std::int64_t m_num_heads;
   int m_head_size;
   int m_num_packs;
   int m_vector_iters;
+  bool m_tokens_heads;
+  bool m_base2;
   int m_group_log2 = 0;
   std::int64_t m_num_slots = 0;
   bool m_slots_fit_32_bits = true;  // slot indices (and the grid-stride step) below 2^31
@@ -332,7 +548,7 @@ struct LaunchShape {
   int vector_length;
   int tokens_per_group = 1;    // consecutive tokens of one head on consecutive team threads
   int pairs_per_thread = 1;    // pairs whose LSEs a team thread loads together: 1 or 2
-  bool prefetch_rows = false;  // CUDA: L2 prefetch of both rows while the LSEs load
+  bool prefetch_rows = false;  // CUDA, 2-way forms: L2 prefetch of both rows while the LSEs load
 };
 
 /// GPU mapping, from sweeps and profiles on the H200 (docs/perf/README.md): vector lanes over the
@@ -345,12 +561,12 @@ LaunchShape choose_launch_shape(const int value_size, const int vector_iters,
                                 const std::int64_t num_tokens, const std::int64_t num_heads) {
   constexpr bool host_like =
       Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
-  if (host_like) return {1, 1, 1, 1};
+  if (host_like) return {1, 1, 1, 1, false};
   const int per_lane = value_size >= 4 ? 4 : 2;
   // At least 8 lanes where the row has that many items: 4-lane teams measured 25 % slower.
   const int lanes_wanted =
       std::max((vector_iters + per_lane - 1) / per_lane, std::min(vector_iters, 8));
-  LaunchShape shape{128, 1, 1, 1};
+  LaunchShape shape{128, 1, 1, 1, false};
   while (shape.vector_length < lanes_wanted && shape.vector_length < 32) shape.vector_length *= 2;
   shape.team_size = 128 / shape.vector_length;
   const int warp_threads = 32 / shape.vector_length;
@@ -372,15 +588,13 @@ LaunchShape choose_launch_shape(const int value_size, const int vector_iters,
   return shape;
 }
 
-template <bool UsePacks, class ExecSpace, class OutputView, class PrefixView, class PrefixLseView,
-          class SuffixView, class SuffixLseView, class OutputLseView>
-void launch_merge(const ExecSpace& exec, const OutputView& output, const PrefixView& prefix_output,
-                  const PrefixLseView& prefix_lse, const SuffixView& suffix_output,
-                  const SuffixLseView& suffix_lse, const OutputLseView& output_lse,
+/// Launches the merge of `states` into `output` (and `output_lse`) on `exec`.
+template <bool UsePacks, class ExecSpace, class OutputView, class OutputLseView, class States>
+void launch_merge(const ExecSpace& exec, const OutputView& output, const OutputLseView& output_lse,
+                  const States& states, const LseConvention& conv,
                   const LaunchShape* shape_override) {
-  using functor_type = MergeStatesFunctor<ExecSpace, OutputView, PrefixView, PrefixLseView,
-                                          SuffixView, SuffixLseView, OutputLseView, UsePacks>;
-  functor_type functor(output, prefix_output, prefix_lse, suffix_output, suffix_lse, output_lse);
+  using functor_type = MergeFunctor<ExecSpace, OutputView, OutputLseView, States, UsePacks>;
+  functor_type functor(output, output_lse, states, conv);
   const LaunchShape shape = shape_override != nullptr
                                 ? *shape_override
                                 : choose_launch_shape<ExecSpace>(

@@ -126,6 +126,11 @@ KOKKOS_INLINE_FUNCTION T exp(T x) {
 }
 
 template <class T>
+KOKKOS_INLINE_FUNCTION T exp2(T x) {
+  return MERGEATTN_IMPL_KOKKOS_MATH::exp2(x);
+}
+
+template <class T>
 KOKKOS_INLINE_FUNCTION T log(T x) {
   return MERGEATTN_IMPL_KOKKOS_MATH::log(x);
 }
