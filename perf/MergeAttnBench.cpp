@@ -160,6 +160,97 @@ void bench_merge(benchmark::State& state, const Shape s,
   state.SetBytesProcessed(std::int64_t(bytes) * std::int64_t(state.iterations()));
 }
 
+std::string shape_name(const Shape& s);
+
+// N-way: S states [S][tokens][heads][d] merged in one pass. Bytes: S reads + 1 write of the
+// outputs, S + 1 LSE arrays. Reported against a copy of the same bytes and against folding the
+// same states with S - 1 in-place 2-way merges (vs_fold = N-way time / fold time).
+template <class T>
+void bench_nway(benchmark::State& state, const Shape s, const std::int64_t S) {
+  using V4 = Kokkos::View<T****, Kokkos::LayoutRight, Mem>;
+  using V = Kokkos::View<T***, Kokkos::LayoutRight, Mem>;
+  using L3 = Kokkos::View<float***, Kokkos::LayoutRight, Mem>;
+  using L = Kokkos::View<float**, Kokkos::LayoutRight, Mem>;
+  V4 states(Kokkos::view_alloc("states", Kokkos::WithoutInitializing), S, s.tokens, s.heads,
+            s.head_size);
+  L3 lse("lse", S, s.heads, s.tokens);
+  V out(Kokkos::view_alloc("out", Kokkos::WithoutInitializing), s.tokens, s.heads, s.head_size);
+  L ol("ol", s.heads, s.tokens);
+  using P2 = Kokkos::MDRangePolicy<Exec, Kokkos::Rank<2>, Kokkos::IndexType<std::int64_t>>;
+  for (std::int64_t i = 0; i < S; ++i) {
+    const auto all = Kokkos::ALL;
+    using SV = decltype(Kokkos::subview(states, i, all, all, all));
+    using SL = decltype(Kokkos::subview(lse, i, all, all));
+    Kokkos::parallel_for(
+        "fill", P2({0, 0}, {s.tokens, s.heads}),
+        FillOutputs<SV>{Kokkos::subview(states, i, all, all, all), std::uint64_t(i + 1)});
+    Kokkos::parallel_for("fill", P2({0, 0}, {s.heads, s.tokens}),
+                         FillLse<SL>{Kokkos::subview(lse, i, all, all), 0.3f * float(i % 7)});
+  }
+  const double elements = double(s.tokens) * double(s.heads) * double(s.head_size);
+  const double bytes = double(S + 1) * (elements * sizeof(T) + double(s.tokens * s.heads) * 4.0);
+  const std::int64_t copy_bytes = std::int64_t(bytes / 2);
+  Kokkos::View<std::uint8_t*, Mem> csrc(Kokkos::view_alloc("csrc", Kokkos::WithoutInitializing),
+                                        copy_bytes);
+  Kokkos::View<std::uint8_t*, Mem> cdst(Kokkos::view_alloc("cdst", Kokkos::WithoutInitializing),
+                                        copy_bytes);
+  Kokkos::deep_copy(csrc, std::uint8_t(1));
+  const int reps = bytes > 1e8 ? 20 : bytes > 1e6 ? 50 : 200;
+  const double copy_s = time_median([&] { Kokkos::deep_copy(Exec(), cdst, csrc); }, 3, reps);
+  const Exec exec;
+  auto merge = [&] { MergeAttn::merge_attn_states(exec, out, states, lse, ol); };
+  for (int i = 0; i < 3; ++i) merge();
+  Kokkos::fence();
+  std::vector<double> times;
+  Kokkos::Timer timer;
+  for (auto _ : state) {
+    timer.reset();
+    merge();
+    Kokkos::fence();
+    times.push_back(timer.seconds());
+    state.SetIterationTime(times.back());
+  }
+  const double merge_s = median(times);
+  // The fold: out = state 0, then S - 1 in-place 2-way merges (the copy is not timed).
+  V acc(Kokkos::view_alloc("acc", Kokkos::WithoutInitializing), s.tokens, s.heads, s.head_size);
+  L acc_lse("acc_lse", s.heads, s.tokens);
+  const auto all = Kokkos::ALL;
+  const double fold_s = time_median(
+      [&] {
+        for (std::int64_t i = 1; i < S; ++i)
+          MergeAttn::merge_attn_states(exec, acc, acc, acc_lse,
+                                       Kokkos::subview(states, i, all, all, all),
+                                       Kokkos::subview(lse, i, all, all), acc_lse);
+      },
+      1, std::max(5, reps / 4));
+  state.counters["states"] = double(S);
+  state.counters["bytes"] = bytes;
+  state.counters["GB/s"] = bytes / merge_s * 1e-9;
+  state.counters["copy_GB/s"] = bytes / copy_s * 1e-9;
+  state.counters["pct_of_copy"] = 100.0 * copy_s / merge_s;
+  state.counters["median_us"] = merge_s * 1e6;
+  state.counters["fold_us"] = fold_s * 1e6;
+  state.counters["speedup_vs_fold"] = fold_s / merge_s;
+  state.SetBytesProcessed(std::int64_t(bytes) * std::int64_t(state.iterations()));
+}
+
+template <class T>
+void register_nway(const std::string& grid_name) {
+  const bool full = grid_name == "full";
+  const Shape shape = full ? Shape{16384, 32, 128} : Shape{1024, 32, 128};
+  for (std::int64_t S :
+       full ? std::vector<std::int64_t>{2, 4, 8, 16, 64} : std::vector<std::int64_t>{2, 8}) {
+    if (grid_name == "smoke" && S > 2) continue;
+    const std::string name =
+        std::string("nway/") + type_name<T>() + "/S" + std::to_string(S) + "/" + shape_name(shape);
+    benchmark::RegisterBenchmark(name.c_str(),
+                                 [shape, S](benchmark::State& st) { bench_nway<T>(st, shape, S); })
+        ->UseManualTime()
+        ->Unit(benchmark::kMicrosecond)
+        ->MinTime(0.05);
+  }
+}
+
 std::vector<Shape> grid(const std::string& name) {
   std::vector<std::int64_t> tokens, heads, dims;
   if (name == "full") {
@@ -318,6 +409,8 @@ int main(int argc, char** argv) {
   register_type<float>(g);
   register_type<MergeAttn::half_t>(g);
   register_type<MergeAttn::bfloat16_t>(g);
+  register_nway<float>(grid_name);
+  register_nway<MergeAttn::bfloat16_t>(grid_name);
   if (sweep) {
     register_sweep<float>();
     register_sweep<MergeAttn::bfloat16_t>();
