@@ -284,7 +284,7 @@ TYPED_TEST(MergeMany, NWayNaNAndZeroStates) {
   });
 }
 
-// Two states: the N-way merge gives the 2-way merge's bits (same weights, same sums).
+// Two states: the N-way merge gives the 2-way merge's bits (it runs the 2-way kernel for S = 2).
 TYPED_TEST(MergeMany, TwoStatesMatchTwoWayMergeBitForBit) {
   for_each_value_type([&](auto v) {
     using T = decltype(v);

@@ -174,11 +174,24 @@ void merge_attn_states_nway_impl(const ExecutionSpace& exec, const OutputView& o
   check_nway_arguments(fn, d_out, d_states, describe_view("states_lse", states_lse),
                        describe_output_lse(output_lse, d_olse_storage),
                        options.lse_layout == LseLayout::tokens_heads);
-  using States = StackedStates<StatesOutputView, StatesLseView>;
-  const States states{states_output, states_lse, options.lse_layout == LseLayout::tokens_heads};
   const ViewDesc* pack_views[] = {&d_out, &d_states};
-  launch(exec, output, output_lse, states, convention_of(options),
-         can_use_packs(pack_bytes, pack_views, 2), shape_override);
+  const bool packs = can_use_packs(pack_bytes, pack_views, 2);
+  const bool tokens_heads = options.lse_layout == LseLayout::tokens_heads;
+  if (states_output.extent(0) == 2) {
+    // Two states: the 2-way kernel (its tuned fixed-count path; the same bits, see above).
+    const auto all = Kokkos::ALL;
+    const auto x0 = Kokkos::subview(states_output, 0, all, all, all);
+    const auto x1 = Kokkos::subview(states_output, 1, all, all, all);
+    const auto l0 = Kokkos::subview(states_lse, 0, all, all);
+    const auto l1 = Kokkos::subview(states_lse, 1, all, all);
+    using States = TwoStates<decltype(x0), decltype(l0), decltype(x1), decltype(l1)>;
+    launch(exec, output, output_lse, States{x0, l0, x1, l1, NoMask{}, tokens_heads},
+           convention_of(options), packs, shape_override);
+    return;
+  }
+  using States = StackedStates<StatesOutputView, StatesLseView>;
+  launch(exec, output, output_lse, States{states_output, states_lse, tokens_heads},
+         convention_of(options), packs, shape_override);
 }
 
 /// The variable-length merge.
@@ -367,8 +380,8 @@ void merge_attn_states_masked(const ExecutionSpace& exec, const MaskView& mask,
 /// LSE, weights e^(lse_i - m) / sum_j e^(lse_j - m), output_lse = m + log(sum_j e^(lse_j - m)).
 /// Empty states (LSE +inf or -inf) are ignored and not read; exactly one non-empty state is copied
 /// bit for bit; none gives 0 and -inf (also for num_states == 0); a NaN LSE gives NaN. With two
-/// states the weights and LSE are bit for bit those of the 2-way merge. No output may overlap an
-/// input. Value types, layouts, exceptions as merge_attn_states.
+/// states the result is bit for bit that of the 2-way merge (it runs the 2-way kernel). No output
+/// may overlap an input. Value types, layouts, exceptions as merge_attn_states.
 template <
     class ExecutionSpace, class OutputView, class StatesOutputView, class StatesLseView,
     class OutputLseView,

@@ -179,6 +179,17 @@ class MergeFunctor {
       Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
   static constexpr int fixed = States::fixed_count;
   static constexpr int cached = fixed > 0 ? fixed : 1;  // LSEs and weights kept in registers
+  // N-state forms on GPUs: each team thread keeps the weights of a pair's first cache_states
+  // states in team scratch (computed once, one state per vector lane) instead of every lane
+  // recomputing an exponential per state and pack; later states are recomputed.
+  static constexpr bool weight_cache = fixed == 0 && !host_space;
+  static constexpr int cache_states = 32;
+  using scratch_view =
+      Kokkos::View<compute_type**, Kokkos::LayoutRight, typename ExecSpace::scratch_memory_space,
+                   Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  static std::size_t scratch_bytes(const int team_size) {
+    return weight_cache ? scratch_view::shmem_size(team_size, cache_states) : 0;
+  }
 
   struct alignas(pack_bytes) Pack {
     value_type v[pack_size];
@@ -270,6 +281,11 @@ class MergeFunctor {
     for (std::int64_t first =
              static_cast<std::int64_t>(team.league_rank()) * ts * K + team.team_rank();
          first < m_num_slots; first += step) {
+      compute_type* cache = nullptr;
+      if constexpr (weight_cache) {
+        const scratch_view sv(team.team_scratch(0), team.team_size(), cache_states);
+        cache = &sv(team.team_rank(), 0);
+      }
       std::int64_t t[K], h[K];
       compute_type lse[K][cached];
       bool valid[K];
@@ -284,7 +300,7 @@ class MergeFunctor {
         for (int j = 0; j < K; ++j)
           if (valid[j]) prefetch_rows(team, t[j], h[j]);
       for (int j = 0; j < K; ++j)
-        if (valid[j]) merge_pair(team, t[j], h[j], lse[j]);
+        if (valid[j]) merge_pair(team, t[j], h[j], lse[j], cache);
     }
   }
 
@@ -320,11 +336,13 @@ class MergeFunctor {
     std::int64_t first, count, arg;
     compute_type m, inv, fill, lse;
     compute_type w[cached];  // fixed-count forms: every state's weight
+    compute_type* cache;     // weight_cache: the first cache_states weights, -1 when empty
   };
 
   KOKKOS_INLINE_FUNCTION void merge_pair(const member_type& team, const std::int64_t t,
                                          const std::int64_t h,
-                                         const compute_type (&preloaded)[cached]) const {
+                                         const compute_type (&preloaded)[cached],
+                                         compute_type* cache) const {
     // Every vector lane reads all LSEs before any lane writes (output_lse may be an input): the
     // lanes meet at the end of the vector loop below before the single write.
     const compute_type inf = infinity<compute_type>();
@@ -335,6 +353,7 @@ class MergeFunctor {
     wt.m = -inf;
     wt.inv = 0;
     wt.fill = 0;
+    wt.cache = cache;
     auto lse_i = [&](const std::int64_t i) {
       if constexpr (fixed > 0)
         return preloaded[i];
@@ -379,6 +398,13 @@ class MergeFunctor {
       wt.lse = wt.m + log1p_(rest);
       if constexpr (fixed > 0)
         for (int i = 0; i < fixed; ++i) wt.w[i] = i == wt.arg ? wt.inv : e[i] * wt.inv;
+      if constexpr (weight_cache) {
+        // One state per lane; the vector loop ends with the lanes synchronised (Kokkos), and the
+        // previous pair's row loop has ended before this one writes.
+        const int n = static_cast<int>(wt.count < cache_states ? wt.count : cache_states);
+        Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, n),
+                             [&](const int i) { wt.cache[i] = weight_of(wt, i, t, h); });
+      }
     }
 
     switch (wt.mode) {  // uniform per pair: one branch, then a tight vector loop
@@ -401,7 +427,16 @@ class MergeFunctor {
     }
   }
 
-  // State i's weight in a weighted row; 0 for an empty state (whose row is then not read).
+  // State i's weight in a weighted row, computed from its LSE; -1 for an empty state (whose row
+  // is then not read).
+  KOKKOS_INLINE_FUNCTION compute_type weight_of(const Weights& wt, const std::int64_t i,
+                                                const std::int64_t t, const std::int64_t h) const {
+    if (i == wt.arg) return wt.inv;
+    const compute_type x = lse_of(wt.first + i, t, h);
+    return x == -infinity<compute_type>() ? compute_type(-1) : exp_(x - wt.m) * wt.inv;
+  }
+
+  // State i's weight: kept (fixed-count forms, the GPU weight cache) or computed; -1 when empty.
   KOKKOS_INLINE_FUNCTION compute_type weight(const Weights& wt, const std::int64_t i,
                                              const std::int64_t t, const std::int64_t h) const {
     if constexpr (fixed > 0) {
@@ -409,9 +444,9 @@ class MergeFunctor {
       (void)h;
       return wt.w[i];
     } else {
-      if (i == wt.arg) return wt.inv;
-      const compute_type x = lse_of(wt.first + i, t, h);
-      return x == -infinity<compute_type>() ? compute_type(0) : exp_(x - wt.m) * wt.inv;
+      if constexpr (weight_cache)
+        if (i < cache_states) return wt.cache[i];
+      return weight_of(wt, i, t, h);
     }
   }
 
@@ -461,9 +496,8 @@ class MergeFunctor {
           compute_type acc[chunk];
           for (int d = 0; d < len; ++d) acc[d] = 0;
           for (std::int64_t i = 0; i < wt.count; ++i) {
-            if (lse_of(wt.first + i, t, h) == -infinity<compute_type>())
-              continue;  // empty: not read
             const compute_type w = weight(wt, i, t, h);
+            if (w < compute_type(0)) continue;  // an empty state: not read
             const value_type* x = m_states.row(wt.first + i, t, h) + d0;
 #if defined(_OPENMP) && !defined(__CUDA_ARCH__)
 #pragma omp simd
@@ -488,8 +522,9 @@ class MergeFunctor {
     if constexpr (Mode == RowMode::weighted) {
       compute_type acc = 0;
       for (std::int64_t i = 0; i < wt.count; ++i) {
-        if (fixed == 0 && lse_of(wt.first + i, t, h) == -infinity<compute_type>()) continue;
-        acc += weight(wt, i, t, h) * traits::to_compute(m_states.value(wt.first + i, t, h, d));
+        const compute_type w = weight(wt, i, t, h);
+        if (fixed == 0 && w < compute_type(0)) continue;  // an empty state: not read
+        acc += w * traits::to_compute(m_states.value(wt.first + i, t, h, d));
       }
       m_output(t, h, d) = traits::from_compute(acc);
     } else if constexpr (Mode == RowMode::copy) {
@@ -506,9 +541,26 @@ class MergeFunctor {
     if constexpr (Mode == RowMode::weighted) {
       compute_type acc[pack_size];
       for (int k = 0; k < pack_size; ++k) acc[k] = 0;
-      for (std::int64_t i = 0; i < wt.count; ++i) {
-        if (fixed == 0 && lse_of(wt.first + i, t, h) == -infinity<compute_type>()) continue;
+      std::int64_t i = 0;
+      if constexpr (fixed == 0) {
+        // Four states at a time, their loads issued before any is used: four round trips in
+        // flight per lane instead of one (the sums keep the state order of the loop below).
+        constexpr int u = 4;
+        for (; i + u <= wt.count; i += u) {
+          compute_type w[u];
+          Pack x[u];
+          for (int j = 0; j < u; ++j) w[j] = weight(wt, i + j, t, h);
+          for (int j = 0; j < u; ++j)
+            if (w[j] >= compute_type(0))  // an empty state is not read
+              x[j] = reinterpret_cast<const Pack*>(m_states.row(wt.first + i + j, t, h))[p];
+          for (int j = 0; j < u; ++j)
+            if (w[j] >= compute_type(0))
+              for (int k = 0; k < pack_size; ++k) acc[k] += w[j] * traits::load(x[j].v[k]);
+        }
+      }
+      for (; i < wt.count; ++i) {
         const compute_type w = weight(wt, i, t, h);
+        if (fixed == 0 && w < compute_type(0)) continue;  // an empty state: not read
         const Pack x = reinterpret_cast<const Pack*>(m_states.row(wt.first + i, t, h))[p];
         for (int k = 0; k < pack_size; ++k) acc[k] += w * traits::load(x.v[k]);
       }
@@ -608,16 +660,17 @@ void launch_merge(const ExecSpace& exec, const OutputView& output, const OutputL
   const std::int64_t per_team = std::int64_t(shape.team_size) * k;
   const std::int64_t teams = (functor.num_slots() + per_team - 1) / per_team;
   const int league_size = static_cast<int>(teams < (std::int64_t(1) << 30) ? teams : (1 << 30));
+  const std::size_t scratch = functor_type::scratch_bytes(shape.team_size);
   if (k == 2) {
-    Kokkos::parallel_for("MergeAttn::merge_attn_states",
-                         Kokkos::TeamPolicy<ExecSpace, PairsPerThread<2>>(
-                             exec, league_size, shape.team_size, shape.vector_length),
-                         functor);
+    Kokkos::TeamPolicy<ExecSpace, PairsPerThread<2>> policy(exec, league_size, shape.team_size,
+                                                            shape.vector_length);
+    if (scratch > 0) policy.set_scratch_size(0, Kokkos::PerTeam(scratch));
+    Kokkos::parallel_for("MergeAttn::merge_attn_states", policy, functor);
   } else {
-    Kokkos::parallel_for("MergeAttn::merge_attn_states",
-                         Kokkos::TeamPolicy<ExecSpace, PairsPerThread<1>>(
-                             exec, league_size, shape.team_size, shape.vector_length),
-                         functor);
+    Kokkos::TeamPolicy<ExecSpace, PairsPerThread<1>> policy(exec, league_size, shape.team_size,
+                                                            shape.vector_length);
+    if (scratch > 0) policy.set_scratch_size(0, Kokkos::PerTeam(scratch));
+    Kokkos::parallel_for("MergeAttn::merge_attn_states", policy, functor);
   }
 }
 
