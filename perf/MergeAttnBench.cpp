@@ -87,6 +87,49 @@ double time_median(F&& f, int warmup, int reps) {
   return median(t);
 }
 
+int reps_for(const double bytes) { return bytes > 1e8 ? 20 : bytes > 1e6 ? 50 : 200; }
+
+// The roofline: median seconds of a device copy (Kokkos::deep_copy) of the same number of bytes
+// (half read, half written).
+double copy_seconds(const double bytes) {
+  const std::int64_t copy_bytes = std::int64_t(bytes / 2);
+  Kokkos::View<std::uint8_t*, Mem> src(Kokkos::view_alloc("csrc", Kokkos::WithoutInitializing),
+                                       copy_bytes);
+  Kokkos::View<std::uint8_t*, Mem> dst(Kokkos::view_alloc("cdst", Kokkos::WithoutInitializing),
+                                       copy_bytes);
+  Kokkos::deep_copy(src, std::uint8_t(1));
+  return time_median([&] { Kokkos::deep_copy(Exec(), dst, src); }, 3, reps_for(bytes));
+}
+
+// Google Benchmark's loop around f (manual time, fence before each timer read) after `warmup`
+// untimed calls; returns the median seconds.
+template <class F>
+double timed_iterations(benchmark::State& state, F&& f, const int warmup = 3) {
+  for (int i = 0; i < warmup; ++i) f();
+  Kokkos::fence();
+  std::vector<double> times;
+  Kokkos::Timer timer;
+  for (auto _ : state) {
+    timer.reset();
+    f();
+    Kokkos::fence();
+    times.push_back(timer.seconds());
+    state.SetIterationTime(times.back());
+  }
+  return median(times);
+}
+
+// The counters every merge reports.
+void report(benchmark::State& state, const double bytes, const double merge_s,
+            const double copy_s) {
+  state.counters["bytes"] = bytes;
+  state.counters["GB/s"] = bytes / merge_s * 1e-9;
+  state.counters["copy_GB/s"] = bytes / copy_s * 1e-9;
+  state.counters["pct_of_copy"] = 100.0 * copy_s / merge_s;
+  state.counters["median_us"] = merge_s * 1e6;
+  state.SetBytesProcessed(std::int64_t(bytes) * std::int64_t(state.iterations()));
+}
+
 template <class T>
 void bench_merge(benchmark::State& state, const Shape s,
                  const MergeAttn::Impl::LaunchShape* shape) {
@@ -106,15 +149,7 @@ void bench_merge(benchmark::State& state, const Shape s,
   const double bytes =
       3.0 * elements * sizeof(T) + 3.0 * double(s.tokens * s.heads) * sizeof(float);
 
-  // The roofline: a device copy of the same number of bytes (half read, half written).
-  const std::int64_t copy_bytes = std::int64_t(bytes / 2);
-  Kokkos::View<std::uint8_t*, Mem> csrc(Kokkos::view_alloc("csrc", Kokkos::WithoutInitializing),
-                                        copy_bytes);
-  Kokkos::View<std::uint8_t*, Mem> cdst(Kokkos::view_alloc("cdst", Kokkos::WithoutInitializing),
-                                        copy_bytes);
-  Kokkos::deep_copy(csrc, std::uint8_t(1));
-  const int reps = bytes > 1e8 ? 20 : bytes > 1e6 ? 50 : 200;
-  const double copy_s = time_median([&] { Kokkos::deep_copy(Exec(), cdst, csrc); }, 3, reps);
+  const double copy_s = copy_seconds(bytes);
 
   const Exec exec;
   auto merge = [&] {
@@ -123,24 +158,8 @@ void bench_merge(benchmark::State& state, const Shape s,
     else  // a launch shape forced for tuning (--sweep)
       MergeAttn::Impl::merge_attn_states_impl(exec, out, pre, pl, suf, sl, ol, {}, shape);
   };
-  for (int i = 0; i < 3; ++i) merge();  // warm-up
-  Kokkos::fence();
-  std::vector<double> times;
-  Kokkos::Timer timer;
-  for (auto _ : state) {
-    timer.reset();
-    merge();
-    Kokkos::fence();
-    const double t = timer.seconds();
-    times.push_back(t);
-    state.SetIterationTime(t);
-  }
-  const double merge_s = median(times);
-  state.counters["bytes"] = bytes;
-  state.counters["GB/s"] = bytes / merge_s * 1e-9;
-  state.counters["copy_GB/s"] = bytes / copy_s * 1e-9;
-  state.counters["pct_of_copy"] = 100.0 * copy_s / merge_s;
-  state.counters["median_us"] = merge_s * 1e6;
+  const double merge_s = timed_iterations(state, merge);
+  report(state, bytes, merge_s, copy_s);
 #if defined(KOKKOS_ENABLE_CUDA)
   if constexpr (std::is_same<Exec, Kokkos::Cuda>::value) {
     // The plain-CUDA baseline on identical bytes, when its layout constraint holds.
@@ -151,13 +170,12 @@ void bench_merge(benchmark::State& state, const Shape s,
                 exec.cuda_stream(), out.data(), ol.data(), pre.data(), pl.data(), suf.data(),
                 sl.data(), s.tokens, s.heads, int(s.head_size));
           },
-          3, std::max(reps, int(times.size())));
+          3, std::max(reps_for(bytes), int(state.iterations())));
       state.counters["plain_us"] = plain_s * 1e6;
       state.counters["vs_plain"] = merge_s / plain_s;
     }
   }
 #endif
-  state.SetBytesProcessed(std::int64_t(bytes) * std::int64_t(state.iterations()));
 }
 
 std::string shape_name(const Shape& s);
@@ -189,32 +207,16 @@ void bench_nway(benchmark::State& state, const Shape s, const std::int64_t S) {
   }
   const double elements = double(s.tokens) * double(s.heads) * double(s.head_size);
   const double bytes = double(S + 1) * (elements * sizeof(T) + double(s.tokens * s.heads) * 4.0);
-  const std::int64_t copy_bytes = std::int64_t(bytes / 2);
-  Kokkos::View<std::uint8_t*, Mem> csrc(Kokkos::view_alloc("csrc", Kokkos::WithoutInitializing),
-                                        copy_bytes);
-  Kokkos::View<std::uint8_t*, Mem> cdst(Kokkos::view_alloc("cdst", Kokkos::WithoutInitializing),
-                                        copy_bytes);
-  Kokkos::deep_copy(csrc, std::uint8_t(1));
-  const int reps = bytes > 1e8 ? 20 : bytes > 1e6 ? 50 : 200;
-  const double copy_s = time_median([&] { Kokkos::deep_copy(Exec(), cdst, csrc); }, 3, reps);
+  const double copy_s = copy_seconds(bytes);
   const Exec exec;
-  auto merge = [&] { MergeAttn::merge_attn_states(exec, out, states, lse, ol); };
-  for (int i = 0; i < 3; ++i) merge();
-  Kokkos::fence();
-  std::vector<double> times;
-  Kokkos::Timer timer;
-  for (auto _ : state) {
-    timer.reset();
-    merge();
-    Kokkos::fence();
-    times.push_back(timer.seconds());
-    state.SetIterationTime(times.back());
-  }
-  const double merge_s = median(times);
-  // The fold: out = state 0, then S - 1 in-place 2-way merges (the copy is not timed).
-  V acc(Kokkos::view_alloc("acc", Kokkos::WithoutInitializing), s.tokens, s.heads, s.head_size);
-  L acc_lse("acc_lse", s.heads, s.tokens);
+  const double merge_s =
+      timed_iterations(state, [&] { MergeAttn::merge_attn_states(exec, out, states, lse, ol); });
+  // The fold: acc = state 0 (not timed), then S - 1 in-place 2-way merges.
   const auto all = Kokkos::ALL;
+  V acc(Kokkos::view_alloc("acc", Kokkos::WithoutInitializing), s.tokens, s.heads, s.head_size);
+  L acc_lse(Kokkos::view_alloc("acc_lse", Kokkos::WithoutInitializing), s.heads, s.tokens);
+  Kokkos::deep_copy(acc, Kokkos::subview(states, 0, all, all, all));
+  Kokkos::deep_copy(acc_lse, Kokkos::subview(lse, 0, all, all));
   const double fold_s = time_median(
       [&] {
         for (std::int64_t i = 1; i < S; ++i)
@@ -222,16 +224,11 @@ void bench_nway(benchmark::State& state, const Shape s, const std::int64_t S) {
                                        Kokkos::subview(states, i, all, all, all),
                                        Kokkos::subview(lse, i, all, all), acc_lse);
       },
-      1, std::max(5, reps / 4));
+      1, std::max(5, reps_for(bytes) / 4));
+  report(state, bytes, merge_s, copy_s);
   state.counters["states"] = double(S);
-  state.counters["bytes"] = bytes;
-  state.counters["GB/s"] = bytes / merge_s * 1e-9;
-  state.counters["copy_GB/s"] = bytes / copy_s * 1e-9;
-  state.counters["pct_of_copy"] = 100.0 * copy_s / merge_s;
-  state.counters["median_us"] = merge_s * 1e6;
   state.counters["fold_us"] = fold_s * 1e6;
   state.counters["speedup_vs_fold"] = fold_s / merge_s;
-  state.SetBytesProcessed(std::int64_t(bytes) * std::int64_t(state.iterations()));
 }
 
 template <class T>
@@ -344,21 +341,9 @@ struct EmptyRange {
 
 void register_launch() {
   auto reg = [](const char* name, auto f) {
-    benchmark::RegisterBenchmark(name,
-                                 [f](benchmark::State& st) {
-                                   for (int i = 0; i < 10; ++i) f();
-                                   Kokkos::fence();
-                                   std::vector<double> times;
-                                   Kokkos::Timer timer;
-                                   for (auto _ : st) {
-                                     timer.reset();
-                                     f();
-                                     Kokkos::fence();
-                                     times.push_back(timer.seconds());
-                                     st.SetIterationTime(times.back());
-                                   }
-                                   st.counters["median_us"] = median(times) * 1e6;
-                                 })
+    benchmark::RegisterBenchmark(
+        name,
+        [f](benchmark::State& st) { st.counters["median_us"] = timed_iterations(st, f, 10) * 1e6; })
         ->UseManualTime()
         ->Unit(benchmark::kMicrosecond)
         ->MinTime(0.05);

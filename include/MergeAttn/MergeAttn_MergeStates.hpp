@@ -124,6 +124,28 @@ void merge_attn_states_impl(const ExecutionSpace& exec, const OutputView& output
 #undef MERGEATTN_IMPL_FN
 
   constexpr bool masked = !std::is_same<MaskView, NoMask>::value;
+  if constexpr (masked) {
+    static_assert(is_view_v<MaskView>,
+                  "MergeAttn::merge_attn_states_masked: 'mask' must be a Kokkos::View");
+    static_assert(
+        view_rank_v<MaskView> == 1 &&
+            std::is_same<std::remove_const_t<typename MaskView::value_type>, std::uint8_t>::value,
+        "MergeAttn::merge_attn_states_masked: 'mask' must be a rank-1 View of uint8_t "
+        "[num_tokens]");
+    static_assert(is_accessible_from_v<ExecutionSpace, MaskView>,
+                  "MergeAttn::merge_attn_states_masked: 'mask' is not accessible from the "
+                  "execution space 'exec' (its memory space)");
+  }
+  if constexpr (masked) {
+    static_assert(
+        view_rank_v<MaskView> == 1 &&
+            std::is_same<std::remove_const_t<typename MaskView::value_type>, std::uint8_t>::value,
+        "MergeAttn::merge_attn_states_masked: 'mask' must be a rank-1 View of uint8_t "
+        "[num_tokens]");
+    static_assert(is_accessible_from_v<ExecutionSpace, MaskView>,
+                  "MergeAttn::merge_attn_states_masked: 'mask' is not accessible from the "
+                  "execution space 'exec' (its memory space)");
+  }
   const char* fn = masked ? "MergeAttn::merge_attn_states_masked" : "MergeAttn::merge_attn_states";
   const ViewDesc d_out = describe_view("output", output);
   const ViewDesc d_pre = describe_view("prefix_output", prefix_output);
@@ -337,14 +359,6 @@ void merge_attn_states_masked(const ExecutionSpace& exec, const MaskView& mask,
                               const SuffixOutputView& suffix_output,
                               const SuffixLseView& suffix_lse, const OutputLseView& output_lse,
                               const MergeOptions& options = {}) {
-  static_assert(
-      Impl::is_view_v<MaskView> && Impl::view_rank_v<MaskView> == 1 &&
-          std::is_same<std::remove_const_t<typename MaskView::value_type>, std::uint8_t>::value,
-      "MergeAttn::merge_attn_states_masked: 'mask' must be a rank-1 View of uint8_t "
-      "[num_tokens]");
-  static_assert(Impl::is_accessible_from_v<ExecutionSpace, MaskView>,
-                "MergeAttn::merge_attn_states_masked: 'mask' is not accessible from the execution "
-                "space 'exec' (its memory space)");
   Impl::merge_attn_states_impl(exec, output, prefix_output, prefix_lse, suffix_output, suffix_lse,
                                output_lse, options, nullptr, mask);
 }
@@ -358,14 +372,6 @@ void merge_attn_states_masked(const ExecutionSpace& exec, const MaskView& mask,
                               const PrefixLseView& prefix_lse,
                               const SuffixOutputView& suffix_output,
                               const SuffixLseView& suffix_lse, const MergeOptions& options = {}) {
-  static_assert(
-      Impl::is_view_v<MaskView> && Impl::view_rank_v<MaskView> == 1 &&
-          std::is_same<std::remove_const_t<typename MaskView::value_type>, std::uint8_t>::value,
-      "MergeAttn::merge_attn_states_masked: 'mask' must be a rank-1 View of uint8_t "
-      "[num_tokens]");
-  static_assert(Impl::is_accessible_from_v<ExecutionSpace, MaskView>,
-                "MergeAttn::merge_attn_states_masked: 'mask' is not accessible from the execution "
-                "space 'exec' (its memory space)");
   Impl::merge_attn_states_impl(exec, output, prefix_output, prefix_lse, suffix_output, suffix_lse,
                                Impl::NoOutputLse{}, options, nullptr, mask);
 }

@@ -178,6 +178,8 @@ class MergeFunctor {
   static constexpr bool host_space =
       Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
   static constexpr int fixed = States::fixed_count;
+  static_assert(fixed == 0 || fixed == 2,
+                "MergeAttn::Impl::MergeFunctor: a States policy has 2 states or a per-token count");
   static constexpr int cached = fixed > 0 ? fixed : 1;  // LSEs and weights kept in registers
   // N-state forms on GPUs: each team thread keeps the weights of a pair's first cache_states
   // states in team scratch (computed once, one state per vector lane) instead of every lane
@@ -335,7 +337,7 @@ class MergeFunctor {
     RowMode mode;
     std::int64_t first, count, arg;
     compute_type m, inv, fill, lse;
-    compute_type w[cached];  // fixed-count forms: every state's weight
+    compute_type w[cached];  // two states: both weights
     compute_type* cache;     // weight_cache: the first cache_states weights, -1 when empty
   };
 
@@ -354,19 +356,13 @@ class MergeFunctor {
     wt.inv = 0;
     wt.fill = 0;
     wt.cache = cache;
-    auto lse_i = [&](const std::int64_t i) {
-      if constexpr (fixed > 0)
-        return preloaded[i];
-      else
-        return lse_of(wt.first + i, t, h);
-    };
     if constexpr (fixed == 2) {
       two_state_weights(wt, preloaded[0], preloaded[1]);
     } else {
       bool nan = wt.count < 0;
       std::int64_t live = 0;
       for (std::int64_t i = 0; i < wt.count; ++i) {
-        const compute_type x = lse_i(i);
+        const compute_type x = lse_of(wt.first + i, t, h);
         if (Impl::isnan(x)) {
           nan = true;
         } else if (x != -inf) {
@@ -390,17 +386,13 @@ class MergeFunctor {
       } else {
         wt.mode = RowMode::weighted;
         compute_type rest = 0;
-        [[maybe_unused]] compute_type e[cached];
         for (std::int64_t i = 0; i < wt.count; ++i) {
-          const compute_type x = lse_i(i);
+          const compute_type x = lse_of(wt.first + i, t, h);
           const compute_type ei = (i == wt.arg || x == -inf) ? compute_type(0) : exp_(x - wt.m);
-          if constexpr (fixed > 0) e[i] = ei;
           rest += ei;
         }
         wt.inv = compute_type(1) / (compute_type(1) + rest);
         wt.lse = wt.m + log1p_(rest);
-        if constexpr (fixed > 0)
-          for (int i = 0; i < fixed; ++i) wt.w[i] = i == wt.arg ? wt.inv : e[i] * wt.inv;
         if constexpr (weight_cache) {
           // One state per lane; the vector loop ends with the lanes synchronised (Kokkos), and the
           // previous pair's row loop has ended before this one writes.
@@ -474,18 +466,12 @@ class MergeFunctor {
     return x == -infinity<compute_type>() ? compute_type(-1) : exp_(x - wt.m) * wt.inv;
   }
 
-  // State i's weight: kept (fixed-count forms, the GPU weight cache) or computed; -1 when empty.
+  // N states: state i's weight, from the GPU weight cache or computed; -1 when empty.
   KOKKOS_INLINE_FUNCTION compute_type weight(const Weights& wt, const std::int64_t i,
                                              const std::int64_t t, const std::int64_t h) const {
-    if constexpr (fixed > 0) {
-      (void)t;
-      (void)h;
-      return wt.w[i];
-    } else {
-      if constexpr (weight_cache)
-        if (i < cache_states) return wt.cache[i];
-      return weight_of(wt, i, t, h);
-    }
+    if constexpr (weight_cache)
+      if (i < cache_states) return wt.cache[i];
+    return weight_of(wt, i, t, h);
   }
 
   // The vector lanes of the team thread move the row: on GPUs iteration i < m_num_packs moves
@@ -563,7 +549,7 @@ class MergeFunctor {
       compute_type acc = 0;
       for (std::int64_t i = 0; i < wt.count; ++i) {
         const compute_type w = weight(wt, i, t, h);
-        if (fixed == 0 && w < compute_type(0)) continue;  // an empty state: not read
+        if (w < compute_type(0)) continue;  // an empty state: not read
         acc += w * traits::to_compute(m_states.value(wt.first + i, t, h, d));
       }
       m_output(t, h, d) = traits::from_compute(acc);
@@ -588,26 +574,24 @@ class MergeFunctor {
     } else if constexpr (Mode == RowMode::weighted) {
       compute_type acc[pack_size];
       for (int k = 0; k < pack_size; ++k) acc[k] = 0;
+      // Four states at a time, their loads issued before any is used: four round trips in flight
+      // per lane instead of one (the sums keep the state order of the loop below).
+      constexpr int u = 4;
       std::int64_t i = 0;
-      if constexpr (fixed == 0) {
-        // Four states at a time, their loads issued before any is used: four round trips in
-        // flight per lane instead of one (the sums keep the state order of the loop below).
-        constexpr int u = 4;
-        for (; i + u <= wt.count; i += u) {
-          compute_type w[u];
-          Pack x[u];
-          for (int j = 0; j < u; ++j) w[j] = weight(wt, i + j, t, h);
-          for (int j = 0; j < u; ++j)
-            if (w[j] >= compute_type(0))  // an empty state is not read
-              x[j] = reinterpret_cast<const Pack*>(m_states.row(wt.first + i + j, t, h))[p];
-          for (int j = 0; j < u; ++j)
-            if (w[j] >= compute_type(0))
-              for (int k = 0; k < pack_size; ++k) acc[k] += w[j] * traits::load(x[j].v[k]);
-        }
+      for (; i + u <= wt.count; i += u) {
+        compute_type w[u];
+        Pack x[u];
+        for (int j = 0; j < u; ++j) w[j] = weight(wt, i + j, t, h);
+        for (int j = 0; j < u; ++j)
+          if (w[j] >= compute_type(0))  // an empty state is not read
+            x[j] = reinterpret_cast<const Pack*>(m_states.row(wt.first + i + j, t, h))[p];
+        for (int j = 0; j < u; ++j)
+          if (w[j] >= compute_type(0))
+            for (int k = 0; k < pack_size; ++k) acc[k] += w[j] * traits::load(x[j].v[k]);
       }
       for (; i < wt.count; ++i) {
         const compute_type w = weight(wt, i, t, h);
-        if (fixed == 0 && w < compute_type(0)) continue;  // an empty state: not read
+        if (w < compute_type(0)) continue;  // an empty state: not read
         const Pack x = reinterpret_cast<const Pack*>(m_states.row(wt.first + i, t, h))[p];
         for (int k = 0; k < pack_size; ++k) acc[k] += w * traits::load(x.v[k]);
       }
