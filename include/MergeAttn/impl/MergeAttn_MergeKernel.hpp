@@ -9,6 +9,7 @@
 #define MERGEATTN_IMPL_MERGEKERNEL_HPP
 
 #include <Kokkos_Core.hpp>
+#include <MergeAttn/impl/MergeAttn_HostRows.hpp>
 #include <MergeAttn/impl/MergeAttn_ValueTraits.hpp>
 #include <algorithm>
 #include <cstdint>
@@ -210,6 +211,7 @@ class MergeFunctor {
                                 : m_head_size),
         m_tokens_heads(conv.tokens_heads),
         m_base2(conv.base2) {
+    if constexpr (host_space) m_row_isa = host_row_isa();
     set_tokens_per_group(1);
   }
 
@@ -221,6 +223,15 @@ class MergeFunctor {
   std::int64_t num_slots() const { return m_num_slots; }
 
   void set_prefetch_rows(const bool on) { m_prefetch_rows = on && fixed > 0; }
+
+  /// Host spaces, one pair per step (PairsPerThread<1>): each team thread takes host_span
+  /// consecutive slots.
+  static constexpr int host_span = 64;
+  /// Slots one team covers per league step with `pairs_per_thread` pairs per step.
+  static std::int64_t slots_per_team(const int team_size, const int pairs_per_thread) {
+    return std::int64_t(team_size) *
+           (host_space && pairs_per_thread == 1 ? host_span : pairs_per_thread);
+  }
 
   /// Slot order: groups of G (a power of two) consecutive tokens of one head, then the heads, then
   /// the next G tokens. G = the team threads of one GPU warp, whose LSE loads and output_lse stores
@@ -235,7 +246,10 @@ class MergeFunctor {
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(const PairsPerThread<1>&, const member_type& team) const {
-    pair_runs<1>(team);
+    if constexpr (host_space)
+      host_runs(team);
+    else
+      pair_runs<1>(team);
   }
   KOKKOS_INLINE_FUNCTION void operator()(const PairsPerThread<2>&, const member_type& team) const {
     pair_runs<2>(team);
@@ -272,6 +286,23 @@ class MergeFunctor {
   KOKKOS_INLINE_FUNCTION compute_type log1p_(const compute_type x) const {
     return m_base2 ? Impl::log1p(x) * compute_type(1.4426950408889634) : Impl::log1p(x);
   }
+  // The 2-way weights' e^x, x = min - max <= 0, and log(1 + e), e in [0, 1], in the LSE's base:
+  // on host spaces in float the branch-free functions of MergeAttn_HostRows.hpp (about 1 ulp,
+  // inlined; the C library's calls cost about 10 ns per pair), elsewhere the math library.
+  KOKKOS_INLINE_FUNCTION compute_type exp_nonpositive(const compute_type x) const {
+#if !defined(__CUDA_ARCH__)
+    if constexpr (host_space && std::is_same<compute_type, float>::value)
+      return host_exp_nonpositive(x, m_base2);
+#endif
+    return exp_(x);
+  }
+  KOKKOS_INLINE_FUNCTION compute_type log1p_unit(const compute_type e) const {
+#if !defined(__CUDA_ARCH__)
+    if constexpr (host_space && std::is_same<compute_type, float>::value)
+      return host_log1p_unit(e, m_base2);
+#endif
+    return log1p_(e);
+  }
 
   // Team thread r of team b takes slots (b * K + j) * team_size + r, j < K, then strides over the
   // league. The LSEs of its K pairs (of a fixed-count form) are loaded before any row moves: K
@@ -304,6 +335,48 @@ class MergeFunctor {
       for (int j = 0; j < K; ++j)
         if (valid[j]) merge_pair(team, t[j], h[j], lse[j], cache);
     }
+  }
+
+  // Host spaces: team thread r of team b takes slots [(b * team_size + r) * host_span, + host_span)
+  // (then strides over the league): token-major slots walked in order, so the rows stream through
+  // memory, and (t, h) stepped instead of divided per pair. Loading the LSEs of several pairs
+  // before their rows (to vectorise their weights) measured up to 45 % slower for float rows of
+  // 128: one pair at a time, its weights from the branch-free float functions of
+  // MergeAttn_HostRows.hpp (the C library's exp and log1p cost about 10 ns per pair).
+  KOKKOS_INLINE_FUNCTION void host_runs(const member_type& team) const {
+#if !defined(__CUDA_ARCH__)
+    const std::int64_t span = host_span;
+    const std::int64_t step = std::int64_t(team.league_size()) * team.team_size() * span;
+    for (std::int64_t begin =
+             (std::int64_t(team.league_rank()) * team.team_size() + team.team_rank()) * span;
+         begin < m_num_slots; begin += step) {
+      const std::int64_t end = begin + span < m_num_slots ? begin + span : m_num_slots;
+      std::int64_t t = 0, h = 0;
+      bool in_range = slot_pair(begin, t, h);
+      for (std::int64_t q = begin; q < end; ++q) {
+        if (q > begin) {  // the next slot: token-major order steps through the heads
+          if (m_group_log2 == 0) {
+            if (++h == m_num_heads) {
+              h = 0;
+              ++t;
+            }
+            in_range = t < m_num_tokens;
+          } else {
+            in_range = slot_pair(q, t, h);
+          }
+        }
+        if (!in_range || !m_states.active(t)) continue;
+        compute_type lse[cached] = {};
+        if constexpr (fixed == 2) {
+          lse[0] = lse_of(0, t, h);
+          lse[1] = lse_of(1, t, h);
+        }
+        merge_pair(team, t, h, lse, nullptr);
+      }
+    }
+#else
+    (void)team;
+#endif
   }
 
   // Latency-bound launches: while the LSEs are on their way, ask L2 for the pair's rows (CUDA
@@ -448,12 +521,12 @@ class MergeFunctor {
       wt.mode = RowMode::weighted;
       const bool p_larger = p > s;
       wt.m = p_larger ? p : s;
-      const compute_type e = exp_(p_larger ? s - p : p - s);
+      const compute_type e = exp_nonpositive(p_larger ? s - p : p - s);
       wt.inv = compute_type(1) / (compute_type(1) + e);
       const compute_type w_min = e * wt.inv;
       wt.w[0] = p_larger ? wt.inv : w_min;
       wt.w[1] = p_larger ? w_min : wt.inv;
-      wt.lse = wt.m + log1p_(e);
+      wt.lse = wt.m + log1p_unit(e);
     }
   }
 
@@ -495,21 +568,17 @@ class MergeFunctor {
   }
 
   // Element d of every state is read before element d of the output is written, so vectorising
-  // is safe with the output being a state (in-place 2-way merge).
+  // is safe with the output being a state (in-place 2-way merge). The weighted loops are the host
+  // row functions (MergeAttn_HostRows.hpp: SIMD code chosen for the CPU at run time).
   template <RowMode Mode>
   KOKKOS_INLINE_FUNCTION void merge_contiguous_row(value_type* out, const std::int64_t t,
                                                    const std::int64_t h, const Weights& wt) const {
+#if !defined(__CUDA_ARCH__)
     const int n = m_head_size;
     if constexpr (Mode == RowMode::weighted) {
       if constexpr (fixed == 2) {
-        const value_type* x0 = m_states.row(0, t, h);
-        const value_type* x1 = m_states.row(1, t, h);
-        const compute_type w0 = wt.w[0], w1 = wt.w[1];
-#if defined(_OPENMP) && !defined(__CUDA_ARCH__)
-#pragma omp simd
-#endif
-        for (int d = 0; d < n; ++d)
-          traits::store(out[d], w0 * traits::load(x0[d]) + w1 * traits::load(x1[d]));
+        host_weighted_row(m_row_isa, out, m_states.row(0, t, h), m_states.row(1, t, h), wt.w[0],
+                          wt.w[1], n);
       } else {
         // Any number of states: sums in the compute type, a chunk of the row at a time.
         constexpr int chunk = 256;
@@ -520,13 +589,9 @@ class MergeFunctor {
           for (std::int64_t i = 0; i < wt.count; ++i) {
             const compute_type w = weight(wt, i, t, h);
             if (w < compute_type(0)) continue;  // an empty state: not read
-            const value_type* x = m_states.row(wt.first + i, t, h) + d0;
-#if defined(_OPENMP) && !defined(__CUDA_ARCH__)
-#pragma omp simd
-#endif
-            for (int d = 0; d < len; ++d) acc[d] += w * traits::load(x[d]);
+            host_accumulate_row(m_row_isa, acc, w, m_states.row(wt.first + i, t, h) + d0, len);
           }
-          for (int d = 0; d < len; ++d) traits::store(out[d0 + d], acc[d]);
+          host_store_row(m_row_isa, out + d0, acc, len);
         }
       }
     } else if constexpr (Mode == RowMode::copy) {
@@ -536,6 +601,12 @@ class MergeFunctor {
       const value_type f = traits::from_compute(wt.fill);
       for (int d = 0; d < n; ++d) out[d] = f;
     }
+#else
+    (void)out;
+    (void)t;
+    (void)h;
+    (void)wt;
+#endif
   }
 
   template <RowMode Mode>
@@ -621,6 +692,7 @@ class MergeFunctor {
   std::int64_t m_num_slots = 0;
   bool m_slots_fit_32_bits = true;  // slot indices (and the grid-stride step) below 2^31
   bool m_prefetch_rows = false;
+  HostRowIsa m_row_isa = HostRowIsa::portable;  // host spaces: the CPU's row code
 };
 
 /// How a launch maps pairs onto the hardware. GPU-like spaces (memory not host accessible): vector
@@ -688,7 +760,7 @@ void launch_merge(const ExecSpace& exec, const OutputView& output, const OutputL
   functor.set_prefetch_rows(shape.prefetch_rows);
   // The league covers every slot once; beyond 2^30 teams the functor loops (64-bit index).
   const int k = shape.pairs_per_thread == 2 ? 2 : 1;
-  const std::int64_t per_team = std::int64_t(shape.team_size) * k;
+  const std::int64_t per_team = functor_type::slots_per_team(shape.team_size, k);
   const std::int64_t teams = (functor.num_slots() + per_team - 1) / per_team;
   const int league_size = static_cast<int>(teams < (std::int64_t(1) << 30) ? teams : (1 << 30));
   const std::size_t scratch = functor_type::scratch_bytes(shape.team_size);
