@@ -184,7 +184,8 @@ std::string shape_name(const Shape& s);
 // outputs, S + 1 LSE arrays. Reported against a copy of the same bytes and against folding the
 // same states with S - 1 in-place 2-way merges (vs_fold = N-way time / fold time).
 template <class T>
-void bench_nway(benchmark::State& state, const Shape s, const std::int64_t S) {
+void bench_nway(benchmark::State& state, const Shape s, const std::int64_t S,
+                const MergeAttn::Impl::LaunchShape* shape = nullptr) {
   using V4 = Kokkos::View<T****, Kokkos::LayoutRight, Mem>;
   using V = Kokkos::View<T***, Kokkos::LayoutRight, Mem>;
   using L3 = Kokkos::View<float***, Kokkos::LayoutRight, Mem>;
@@ -209,8 +210,10 @@ void bench_nway(benchmark::State& state, const Shape s, const std::int64_t S) {
   const double bytes = double(S + 1) * (elements * sizeof(T) + double(s.tokens * s.heads) * 4.0);
   const double copy_s = copy_seconds(bytes);
   const Exec exec;
-  const double merge_s =
-      timed_iterations(state, [&] { MergeAttn::merge_attn_states(exec, out, states, lse, ol); });
+  const double merge_s = timed_iterations(state, [&] {
+    MergeAttn::Impl::merge_attn_states_nway_impl(exec, out, states, lse, ol,
+                                                 MergeAttn::MergeOptions{}, shape);
+  });
   // The fold: acc = state 0 (not timed), then S - 1 in-place 2-way merges.
   const auto all = Kokkos::ALL;
   V acc(Kokkos::view_alloc("acc", Kokkos::WithoutInitializing), s.tokens, s.heads, s.head_size);
@@ -297,6 +300,40 @@ void register_type(const std::vector<Shape>& g) {
 // --sweep: the same merges with forced launch shapes (tuning the GPU mapping): "auto" is the
 // built-in choice, "pairs<T>xvec<V>" runs of consecutive (token, head) pairs per team,
 // "tok<threads>xvec<V>" one team per token with its threads over the heads.
+// --sweep, N-way: forced launch shapes for S states (prefetch of the rows, lanes per row).
+template <class T>
+void register_nway_sweep() {
+  for (std::int64_t S : {4, 8, 16}) {
+    const Shape s{16384, 32, 128};
+    const std::string base = std::string("nway-sweep/") + type_name<T>() + "/S" +
+                             std::to_string(S) + "/" + shape_name(s) + "/";
+    auto reg = [&](const std::string& name, const MergeAttn::Impl::LaunchShape* ls) {
+      std::optional<MergeAttn::Impl::LaunchShape> copy;
+      if (ls != nullptr) copy = *ls;
+      benchmark::RegisterBenchmark(
+          (base + name).c_str(),
+          [s, S, copy](benchmark::State& st) { bench_nway<T>(st, s, S, copy ? &*copy : nullptr); })
+          ->UseManualTime()
+          ->Unit(benchmark::kMicrosecond)
+          ->MinTime(0.05);
+    };
+    reg("auto", nullptr);
+    const MergeAttn::Impl::LaunchShape def = MergeAttn::Impl::choose_launch_shape<Exec>(
+        int(sizeof(T)), int(s.head_size / (16 / sizeof(T))), s.tokens, s.heads);
+    for (int vec : {def.vector_length / 2, def.vector_length, def.vector_length * 2})
+      for (bool pf : {false, true}) {
+        if (vec < 1 || vec > 32) continue;
+        MergeAttn::Impl::LaunchShape ls = def;
+        ls.vector_length = vec;
+        ls.team_size = 128 / vec;
+        ls.tokens_per_group = 32 / vec;
+        ls.pairs_per_thread = 1;
+        ls.prefetch_rows = pf;
+        reg("vec" + std::to_string(vec) + (pf ? "_pf" : ""), &ls);
+      }
+  }
+}
+
 template <class T>
 void register_sweep() {
   const Shape shapes[] = {{65536, 32, 128}, {16384, 32, 576}, {65536, 32, 64}, {4096, 128, 576},
@@ -402,6 +439,8 @@ int main(int argc, char** argv) {
   if (sweep) {
     register_sweep<float>();
     register_sweep<MergeAttn::bfloat16_t>();
+    register_nway_sweep<float>();
+    register_nway_sweep<MergeAttn::bfloat16_t>();
     register_launch();
   }
   benchmark::RunSpecifiedBenchmarks();

@@ -17,7 +17,7 @@ echo "bench exit $?"
 # in NCU_FILTERS (space separated; forms as in --benchmark_filter; --sweep is passed along).
 n=0
 for f in ${NCU_FILTERS:-}; do
-  for k in MergeStatesFunctor plain_merge; do
+  for k in MergeFunctor plain_merge; do
     n=$((n + 1))
     ncu --clock-control none --kernel-name-base demangled --kernel-name "regex:$k" \
         --launch-skip 3 --launch-count 1 \
