@@ -297,9 +297,20 @@ void register_type(const std::vector<Shape>& g) {
   }
 }
 
-// --sweep: the same merges with forced launch shapes (tuning the GPU mapping): "auto" is the
-// built-in choice, "pairs<T>xvec<V>" runs of consecutive (token, head) pairs per team,
-// "tok<threads>xvec<V>" one team per token with its threads over the heads.
+// Registers `name` running bench(state, shape) with a copy of the forced launch shape `ls` (or
+// nullptr: the built-in choice).
+template <class Bench>
+void register_with_shape(const std::string& name, const MergeAttn::Impl::LaunchShape* ls,
+                         Bench bench) {
+  std::optional<MergeAttn::Impl::LaunchShape> copy;
+  if (ls != nullptr) copy = *ls;
+  benchmark::RegisterBenchmark(
+      name.c_str(), [bench, copy](benchmark::State& st) { bench(st, copy ? &*copy : nullptr); })
+      ->UseManualTime()
+      ->Unit(benchmark::kMicrosecond)
+      ->MinTime(0.05);
+}
+
 // --sweep, N-way: forced launch shapes for S states (prefetch of the rows, lanes per row).
 template <class T>
 void register_nway_sweep() {
@@ -308,14 +319,10 @@ void register_nway_sweep() {
     const std::string base = std::string("nway-sweep/") + type_name<T>() + "/S" +
                              std::to_string(S) + "/" + shape_name(s) + "/";
     auto reg = [&](const std::string& name, const MergeAttn::Impl::LaunchShape* ls) {
-      std::optional<MergeAttn::Impl::LaunchShape> copy;
-      if (ls != nullptr) copy = *ls;
-      benchmark::RegisterBenchmark(
-          (base + name).c_str(),
-          [s, S, copy](benchmark::State& st) { bench_nway<T>(st, s, S, copy ? &*copy : nullptr); })
-          ->UseManualTime()
-          ->Unit(benchmark::kMicrosecond)
-          ->MinTime(0.05);
+      register_with_shape(base + name, ls,
+                          [s, S](benchmark::State& st, const MergeAttn::Impl::LaunchShape* shape) {
+                            bench_nway<T>(st, s, S, shape);
+                          });
     };
     reg("auto", nullptr);
     const MergeAttn::Impl::LaunchShape def = MergeAttn::Impl::choose_launch_shape<Exec>(
@@ -334,6 +341,9 @@ void register_nway_sweep() {
   }
 }
 
+// --sweep: the same merges with forced launch shapes (tuning the GPU mapping): "auto" is the
+// built-in choice, "team<T>xvec<V>_g<G>_k<K>[_pf]" T team threads of V vector lanes, token groups
+// of G, K pairs per thread, L2 row prefetch.
 template <class T>
 void register_sweep() {
   const Shape shapes[] = {{65536, 32, 128}, {16384, 32, 576}, {65536, 32, 64}, {4096, 128, 576},
@@ -341,14 +351,10 @@ void register_sweep() {
   for (const Shape& s : shapes) {
     const std::string base = std::string("sweep/") + type_name<T>() + "/" + shape_name(s) + "/";
     auto reg = [&](const std::string& name, const MergeAttn::Impl::LaunchShape* ls) {
-      std::optional<MergeAttn::Impl::LaunchShape> copy;
-      if (ls != nullptr) copy = *ls;
-      benchmark::RegisterBenchmark(
-          (base + name).c_str(),
-          [s, copy](benchmark::State& st) { bench_merge<T>(st, s, copy ? &*copy : nullptr); })
-          ->UseManualTime()
-          ->Unit(benchmark::kMicrosecond)
-          ->MinTime(0.05);
+      register_with_shape(base + name, ls,
+                          [s](benchmark::State& st, const MergeAttn::Impl::LaunchShape* shape) {
+                            bench_merge<T>(st, s, shape);
+                          });
     };
     reg("auto", nullptr);
     const MergeAttn::Impl::LaunchShape def = MergeAttn::Impl::choose_launch_shape<Exec>(

@@ -136,16 +136,6 @@ void merge_attn_states_impl(const ExecutionSpace& exec, const OutputView& output
                   "MergeAttn::merge_attn_states_masked: 'mask' is not accessible from the "
                   "execution space 'exec' (its memory space)");
   }
-  if constexpr (masked) {
-    static_assert(
-        view_rank_v<MaskView> == 1 &&
-            std::is_same<std::remove_const_t<typename MaskView::value_type>, std::uint8_t>::value,
-        "MergeAttn::merge_attn_states_masked: 'mask' must be a rank-1 View of uint8_t "
-        "[num_tokens]");
-    static_assert(is_accessible_from_v<ExecutionSpace, MaskView>,
-                  "MergeAttn::merge_attn_states_masked: 'mask' is not accessible from the "
-                  "execution space 'exec' (its memory space)");
-  }
   const char* fn = masked ? "MergeAttn::merge_attn_states_masked" : "MergeAttn::merge_attn_states";
   const ViewDesc d_out = describe_view("output", output);
   const ViewDesc d_pre = describe_view("prefix_output", prefix_output);
