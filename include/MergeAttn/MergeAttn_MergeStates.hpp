@@ -150,8 +150,7 @@ void merge_attn_states_impl(const ExecutionSpace& exec, const OutputView& output
 
   using States =
       TwoStates<PrefixOutputView, PrefixLseView, SuffixOutputView, SuffixLseView, MaskView>;
-  const States states{prefix_output, prefix_lse, suffix_output,
-                      suffix_lse,    mask,       options.lse_layout == LseLayout::tokens_heads};
+  const States states{prefix_output, prefix_lse, suffix_output, suffix_lse, mask};
   launch(exec, output, output_lse, states, convention_of(options),
          can_use_packs(pack_bytes, d_out, d_pre, d_suf), shape_override);
 }
@@ -188,7 +187,6 @@ void merge_attn_states_nway_impl(const ExecutionSpace& exec, const OutputView& o
                        options.lse_layout == LseLayout::tokens_heads);
   const ViewDesc* pack_views[] = {&d_out, &d_states};
   const bool packs = can_use_packs(pack_bytes, pack_views, 2);
-  const bool tokens_heads = options.lse_layout == LseLayout::tokens_heads;
   if (states_output.extent(0) == 2) {
     // Two states: the 2-way kernel (its tuned fixed-count path; the same bits, see above).
     const auto all = Kokkos::ALL;
@@ -197,13 +195,13 @@ void merge_attn_states_nway_impl(const ExecutionSpace& exec, const OutputView& o
     const auto l0 = Kokkos::subview(states_lse, 0, all, all);
     const auto l1 = Kokkos::subview(states_lse, 1, all, all);
     using States = TwoStates<decltype(x0), decltype(l0), decltype(x1), decltype(l1)>;
-    launch(exec, output, output_lse, States{x0, l0, x1, l1, NoMask{}, tokens_heads},
-           convention_of(options), packs, shape_override);
+    launch(exec, output, output_lse, States{x0, l0, x1, l1, NoMask{}}, convention_of(options),
+           packs, shape_override);
     return;
   }
   using States = StackedStates<StatesOutputView, StatesLseView>;
-  launch(exec, output, output_lse, States{states_output, states_lse, tokens_heads},
-         convention_of(options), packs, shape_override);
+  launch(exec, output, output_lse, States{states_output, states_lse}, convention_of(options), packs,
+         shape_override);
 }
 
 /// The variable-length merge.
@@ -248,8 +246,7 @@ void merge_attn_states_varlen_impl(const ExecutionSpace& exec, const OutputView&
   }
 #undef MERGEATTN_IMPL_FN
   using States = VarlenStates<StatesOutputView, StatesLseView, IndptrView>;
-  const States states{states_output, states_lse, indptr,
-                      options.lse_layout == LseLayout::tokens_heads};
+  const States states{states_output, states_lse, indptr};
   const ViewDesc* pack_views[] = {&d_out, &d_states};
   launch(exec, output, output_lse, states, convention_of(options),
          can_use_packs(pack_bytes, pack_views, 2), shape_override);
