@@ -41,7 +41,7 @@ for tool in memcheck initcheck synccheck racecheck; do
     memcheck) filter='*/Cuda.*:MergeStatesCrossBackend.*' ;;
     initcheck) filter='*/Cuda.*' ;;
     synccheck) filter='*/Cuda.*' ;;
-    racecheck) filter='MergeEdgeCases/Cuda.*:MergeLaw/Cuda.*:MergeMappings/Cuda.*' ;;
+    racecheck) filter='MergeEdgeCases/Cuda.*:MergeLaw/Cuda.*:MergeMappings/Cuda.*:MergeMany/Cuda.*' ;;
   esac
   log "compute-sanitizer --tool $tool ($filter)"
   timeout "${SANITIZER_TIMEOUT:-240}" compute-sanitizer --tool "$tool" --error-exitcode 99 "$T" --gtest_filter="$filter" \
