@@ -30,12 +30,18 @@ struct LseConvention {
   bool is_default() const { return !tokens_heads && !base2; }
 };
 
-/// The kernel's LSE convention: read at run time (uniform branches)...
+/// The kernel's LSE convention: read at run time (uniform branches)... The layout of output_lse is
+/// a flag of its own (the same value): one flag for the inputs and the output kept a register live
+/// through each pair and cost the float N-way kernel 2 registers (74 instead of 72: 37.5 % instead
+/// of 43.75 % occupancy, 88 -> 83 % of copy on the H200).
 struct RuntimeLse {
   bool m_tokens_heads;
   bool m_base2;
-  explicit RuntimeLse(const LseConvention& c) : m_tokens_heads(c.tokens_heads), m_base2(c.base2) {}
+  bool m_output_tokens_heads;
+  explicit RuntimeLse(const LseConvention& c)
+      : m_tokens_heads(c.tokens_heads), m_base2(c.base2), m_output_tokens_heads(c.tokens_heads) {}
   KOKKOS_INLINE_FUNCTION bool tokens_heads() const { return m_tokens_heads; }
+  KOKKOS_INLINE_FUNCTION bool output_tokens_heads() const { return m_output_tokens_heads; }
   KOKKOS_INLINE_FUNCTION bool base2() const { return m_base2; }
 };
 
@@ -46,6 +52,7 @@ struct RuntimeLse {
 struct DefaultLse {
   explicit DefaultLse(const LseConvention&) {}
   static KOKKOS_INLINE_FUNCTION constexpr bool tokens_heads() { return false; }
+  static KOKKOS_INLINE_FUNCTION constexpr bool output_tokens_heads() { return false; }
   static KOKKOS_INLINE_FUNCTION constexpr bool base2() { return false; }
 };
 
@@ -543,7 +550,7 @@ class MergeFunctor {
 
     if constexpr (has_output_lse) {
       Kokkos::single(Kokkos::PerThread(team), [&]() {
-        lse_ref(m_output_lse, m_lse.tokens_heads(), t, h) =
+        lse_ref(m_output_lse, m_lse.output_tokens_heads(), t, h) =
             static_cast<typename OutputLseView::non_const_value_type>(wt.lse);
       });
     }
