@@ -360,7 +360,7 @@ void register_sweep() {
     const MergeAttn::Impl::LaunchShape def = MergeAttn::Impl::choose_launch_shape<Exec>(
         int(sizeof(T)), int(s.head_size / (16 / sizeof(T))), s.tokens, s.heads);
     for (int g : {1, 32 / def.vector_length})
-      for (int k : {1, 2})
+      for (int k : {1, 2, 4, 8})
         for (bool pf : {false, true}) {
           MergeAttn::Impl::LaunchShape ls = def;
           ls.tokens_per_group = g;

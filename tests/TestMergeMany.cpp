@@ -417,58 +417,69 @@ TYPED_TEST(MergeMany, VarlenBadOffsets) {
                std::invalid_argument);
 }
 
-// Masked in-place update: tokens with mask 0 keep their output rows and LSEs bit for bit.
+// Masked in-place update: tokens with mask 0 keep their output rows and LSEs bit for bit; with
+// the built-in launch shape and forced ones (on GPUs the LanePairs forms, 4 and 8 tokens of a head
+// per team thread, one pair per lane: masked tokens inside a team thread's batch).
 TYPED_TEST(MergeMany, MaskedInPlaceLeavesMaskedTokensUntouched) {
-  for_each_value_type([&](auto v) {
-    using T = decltype(v);
-    const auto p = make_many<T>(2, 37, 4, 40, 555, 0.1);
-    using Mem = DeviceMemory<TypeParam>;
-    Kokkos::View<T***, Kokkos::LayoutRight, Mem> acc("acc", p.tokens, p.heads, p.head_size),
-        part("part", p.tokens, p.heads, p.head_size);
-    Kokkos::View<float**, Kokkos::LayoutRight, Mem> acc_lse("acc_lse", p.heads, p.tokens),
-        part_lse("part_lse", p.heads, p.tokens);
-    Kokkos::View<std::uint8_t*, Mem> mask("mask", p.tokens);
-    fill_view(acc, [&](auto t, auto h, auto d) { return p.x[p.xi(0, t, h, d)]; });
-    fill_view(part, [&](auto t, auto h, auto d) { return p.x[p.xi(1, t, h, d)]; });
-    fill_view(acc_lse, [&](auto h, auto t) { return p.lse[p.li(0, h, t)]; });
-    fill_view(part_lse, [&](auto h, auto t) { return p.lse[p.li(1, h, t)]; });
-    fill_view(mask, [&](auto t) { return std::uint8_t(t % 3 == 1 ? 0 : (t % 2 ? 1 : 255)); });
-    MergeAttn::merge_attn_states_masked(TypeParam(), mask, acc, acc, acc_lse, part, part_lse,
-                                        acc_lse);
-    TypeParam().fence();
-    const auto ho = to_host(acc);
-    const auto hl = to_host(acc_lse);
-    check_many<T>(
-        p.tokens, p.heads, p.head_size,
-        [&](std::int64_t t, std::int64_t h) {
-          return std::vector<float>{p.lse[p.li(0, h, t)], p.lse[p.li(1, h, t)]};
-        },
-        [&](std::int64_t t, std::int64_t h, std::int64_t s, std::int64_t d) {
-          return p.x[p.xi(s, t, h, d)];
-        },
-        [&](std::int64_t t, std::int64_t h, std::int64_t d) { return ho(t, h, d); },
-        [&](std::int64_t t, std::int64_t h) { return hl(h, t); }, true, false,
-        std::string("Masked ") + TypeParam::name() + " " + value_type_name<T>(),
-        [](std::int64_t t) { return t % 3 == 1; });  // masked tokens: checked below
-    // Masked tokens: bit for bit what they were, even where a merge would have changed them.
-    std::int64_t changed = 0;
-    for (std::int64_t t = 1; t < p.tokens; t += 3)
-      for (std::int64_t h = 0; h < p.heads; ++h) {
-        changed += same_bits(hl(h, t), p.lse[p.li(0, h, t)]) ? 0 : 1;
-        for (std::int64_t d = 0; d < p.head_size; ++d)
-          changed += same_bits(ho(t, h, d), p.x[p.xi(0, t, h, d)]) ? 0 : 1;
-      }
-    EXPECT_EQ(changed, 0);
-    // Not in place: rejected before any launch.
-    Kokkos::View<T***, Kokkos::LayoutRight, Mem> other("other", p.tokens, p.heads, p.head_size);
-    EXPECT_THROW(
-        MergeAttn::merge_attn_states_masked(TypeParam(), mask, other, acc, acc_lse, part, part_lse),
-        std::invalid_argument);
-    Kokkos::View<std::uint8_t*, Mem> short_mask("mask", p.tokens - 1);
-    EXPECT_THROW(MergeAttn::merge_attn_states_masked(TypeParam(), short_mask, acc, acc, acc_lse,
-                                                     part, part_lse),
-                 std::invalid_argument);
-  });
+  using Shape = MergeAttn::Impl::LaunchShape;
+  constexpr bool host_like =
+      Kokkos::SpaceAccessibility<Kokkos::HostSpace, DeviceMemory<TypeParam>>::accessible;
+  // Host spaces run one-thread teams (and 4 or 8 pairs per thread as 2).
+  const Shape lane8 = host_like ? Shape{1, 1, 2, 8} : Shape{16, 8, 4, 8};
+  const Shape lane4 = host_like ? Shape{1, 1, 1, 4} : Shape{4, 32, 1, 4, true};
+  for (const Shape* shape : {static_cast<const Shape*>(nullptr), &lane8, &lane4})
+    for_each_value_type([&](auto v) {
+      using T = decltype(v);
+      const auto p = make_many<T>(2, 37, 4, 40, 555, 0.1);
+      using Mem = DeviceMemory<TypeParam>;
+      Kokkos::View<T***, Kokkos::LayoutRight, Mem> acc("acc", p.tokens, p.heads, p.head_size),
+          part("part", p.tokens, p.heads, p.head_size);
+      Kokkos::View<float**, Kokkos::LayoutRight, Mem> acc_lse("acc_lse", p.heads, p.tokens),
+          part_lse("part_lse", p.heads, p.tokens);
+      Kokkos::View<std::uint8_t*, Mem> mask("mask", p.tokens);
+      fill_view(acc, [&](auto t, auto h, auto d) { return p.x[p.xi(0, t, h, d)]; });
+      fill_view(part, [&](auto t, auto h, auto d) { return p.x[p.xi(1, t, h, d)]; });
+      fill_view(acc_lse, [&](auto h, auto t) { return p.lse[p.li(0, h, t)]; });
+      fill_view(part_lse, [&](auto h, auto t) { return p.lse[p.li(1, h, t)]; });
+      fill_view(mask, [&](auto t) { return std::uint8_t(t % 3 == 1 ? 0 : (t % 2 ? 1 : 255)); });
+      MergeAttn::Impl::merge_attn_states_impl(TypeParam(), acc, acc, acc_lse, part, part_lse,
+                                              acc_lse, {}, shape, mask);
+      TypeParam().fence();
+      const auto ho = to_host(acc);
+      const auto hl = to_host(acc_lse);
+      check_many<T>(
+          p.tokens, p.heads, p.head_size,
+          [&](std::int64_t t, std::int64_t h) {
+            return std::vector<float>{p.lse[p.li(0, h, t)], p.lse[p.li(1, h, t)]};
+          },
+          [&](std::int64_t t, std::int64_t h, std::int64_t s, std::int64_t d) {
+            return p.x[p.xi(s, t, h, d)];
+          },
+          [&](std::int64_t t, std::int64_t h, std::int64_t d) { return ho(t, h, d); },
+          [&](std::int64_t t, std::int64_t h) { return hl(h, t); }, true, false,
+          std::string("Masked ") + TypeParam::name() + " " + value_type_name<T>() +
+              (shape ? " pairs_per_thread " + std::to_string(shape->pairs_per_thread) : " auto"),
+          [](std::int64_t t) { return t % 3 == 1; });  // masked tokens: checked below
+      // Masked tokens: bit for bit what they were, even where a merge would have changed them.
+      std::int64_t changed = 0;
+      for (std::int64_t t = 1; t < p.tokens; t += 3)
+        for (std::int64_t h = 0; h < p.heads; ++h) {
+          changed += same_bits(hl(h, t), p.lse[p.li(0, h, t)]) ? 0 : 1;
+          for (std::int64_t d = 0; d < p.head_size; ++d)
+            changed += same_bits(ho(t, h, d), p.x[p.xi(0, t, h, d)]) ? 0 : 1;
+        }
+      EXPECT_EQ(changed, 0);
+      if (shape != nullptr) return;
+      // Not in place: rejected before any launch.
+      Kokkos::View<T***, Kokkos::LayoutRight, Mem> other("other", p.tokens, p.heads, p.head_size);
+      EXPECT_THROW(MergeAttn::merge_attn_states_masked(TypeParam(), mask, other, acc, acc_lse, part,
+                                                       part_lse),
+                   std::invalid_argument);
+      Kokkos::View<std::uint8_t*, Mem> short_mask("mask", p.tokens - 1);
+      EXPECT_THROW(MergeAttn::merge_attn_states_masked(TypeParam(), short_mask, acc, acc, acc_lse,
+                                                       part, part_lse),
+                   std::invalid_argument);
+    });
 }
 
 // LSE conventions. [tokens][heads] LSE Views give the bits of [heads][tokens] ones (only the

@@ -191,6 +191,11 @@ constexpr int pack_bytes = 16;
 /// Work tag: each team thread takes K pairs per step and loads their LSEs before any row.
 template <int K>
 struct PairsPerThread {};
+/// Work tag, 2-way forms on GPU-like spaces: each team thread takes K consecutive tokens of one
+/// head per step; its vector lanes compute the K pairs' weights (one pair per lane) into team
+/// scratch, then move the K rows, the loads of up to four pairs issued before any is used.
+template <int K>
+struct LanePairs {};
 
 template <class ExecSpace, class OutputView, class OutputLseView, class States, bool UsePacks,
           class Lse = RuntimeLse>
@@ -217,7 +222,12 @@ class MergeFunctor {
   using scratch_view =
       Kokkos::View<compute_type**, Kokkos::LayoutRight, typename ExecSpace::scratch_memory_space,
                    Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
-  static std::size_t scratch_bytes(const int team_size) {
+  // The LanePairs<K> form keeps lane_pair_fields values per pair in team scratch.
+  static constexpr int lane_pair_fields = 3;  // weight 0, weight 1, PairCode
+  static constexpr bool lane_pairs = fixed == 2 && !host_space;
+  static std::size_t scratch_bytes(const int team_size, const int lane_pairs_per_thread) {
+    if (lane_pairs && lane_pairs_per_thread > 0)
+      return scratch_view::shmem_size(team_size, lane_pair_fields * lane_pairs_per_thread);
     return weight_cache ? scratch_view::shmem_size(team_size, 2 * cache_states) : 0;
   }
 
@@ -253,7 +263,8 @@ class MergeFunctor {
   /// Host spaces, one pair per step (PairsPerThread<1>): each team thread takes host_span
   /// consecutive slots.
   static constexpr int host_span = 64;
-  /// Slots one team covers per league step with `pairs_per_thread` pairs per step.
+  /// Slots one team covers per league step with `pairs_per_thread` pairs per step (PairsPerThread
+  /// or LanePairs).
   static std::int64_t slots_per_team(const int team_size, const int pairs_per_thread) {
     return std::int64_t(team_size) *
            (host_space && pairs_per_thread == 1 ? host_span : pairs_per_thread);
@@ -279,6 +290,12 @@ class MergeFunctor {
   }
   KOKKOS_INLINE_FUNCTION void operator()(const PairsPerThread<2>&, const member_type& team) const {
     pair_runs<2>(team);
+  }
+  KOKKOS_INLINE_FUNCTION void operator()(const LanePairs<4>&, const member_type& team) const {
+    lane_pair_runs<4>(team);
+  }
+  KOKKOS_INLINE_FUNCTION void operator()(const LanePairs<8>&, const member_type& team) const {
+    lane_pair_runs<8>(team);
   }
 
  private:
@@ -412,6 +429,154 @@ class MergeFunctor {
 #endif
   }
 
+  // What the LanePairs form keeps per pair beside the two weights (in the compute type: small
+  // integers are exact).
+  enum PairCode : int {
+    pair_weighted = 0,
+    pair_copy_0 = 1,  // only state 0 non-empty: copied bit for bit, state 1 not read
+    pair_copy_1 = 2,
+    pair_fill_zero = 3,  // both states empty
+    pair_fill_nan = 4,   // a NaN LSE
+    pair_skip = 5        // masked out, or past the last token
+  };
+
+  // LanePairs<K>: team thread r of team b takes slots [(b * team_size + r) * K, + K) (then strides
+  // over the league), K consecutive tokens t0 .. t0 + K - 1 of one head (the token groups are K
+  // times as wide). Lane k loads pair k's LSEs, computes its weights (the same two_state_weights
+  // as the other forms: the same bits) and writes its output LSE; then each lane moves its packs of
+  // all K rows. The per-pair work (slot division, LSEs, exponential, logarithm) is done once per
+  // pair instead of once per lane and pair: at one pack per lane it was most of the instructions.
+  template <int K>
+  KOKKOS_INLINE_FUNCTION void lane_pair_runs(const member_type& team) const {
+    if constexpr (lane_pairs) {
+      const std::int64_t ts = team.team_size();
+      const std::int64_t step = static_cast<std::int64_t>(team.league_size()) * ts * K;
+      const scratch_view sv(team.team_scratch(0), team.team_size(), lane_pair_fields * K);
+      compute_type* fields = &sv(team.team_rank(), 0);
+      for (std::int64_t q =
+               (static_cast<std::int64_t>(team.league_rank()) * ts + team.team_rank()) * K;
+           q < m_num_slots; q += step) {
+        std::int64_t t0 = 0, h = 0;
+        slot_pair(q, t0, h);
+        // Kokkos ends each vector loop with the lanes synchronised: the fields are written before
+        // any lane reads them, and read (previous step) before they are written again.
+        Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, K), [&](const int k) {
+          const std::int64_t t = t0 + k;
+          int code = pair_skip;
+          Weights wt;
+          wt.w[0] = 0;
+          wt.w[1] = 0;
+          if (t < m_num_tokens && m_states.active(t)) {
+            const compute_type p =
+                m_states.template lse<compute_type>(0, t, h, m_lse.tokens_heads());
+            const compute_type s =
+                m_states.template lse<compute_type>(1, t, h, m_lse.tokens_heads());
+            if (m_prefetch_rows) prefetch_lane_rows(t, h);  // before the LSEs are used
+            wt.fill = 0;
+            two_state_weights(wt, empty_as_minus_inf(p), empty_as_minus_inf(s));
+            code = wt.mode == RowMode::weighted ? pair_weighted
+                   : wt.mode == RowMode::copy   ? (wt.arg == 0 ? pair_copy_0 : pair_copy_1)
+                   : Impl::isnan(wt.fill)       ? pair_fill_nan
+                                                : pair_fill_zero;
+            if constexpr (has_output_lse)
+              lse_ref(m_output_lse, m_lse.output_tokens_heads(), t, h) =
+                  static_cast<typename OutputLseView::non_const_value_type>(wt.lse);
+          }
+          fields[lane_pair_fields * k] = wt.w[0];
+          fields[lane_pair_fields * k + 1] = wt.w[1];
+          fields[lane_pair_fields * k + 2] = static_cast<compute_type>(code);
+        });
+        Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, m_vector_iters), [&](const int i) {
+          if (UsePacks && i < m_num_packs) {
+            lane_pair_packs<K>(t0, h, i, fields);
+          } else {
+            const int d = UsePacks ? m_num_packs * pack_size + (i - m_num_packs) : i;
+            lane_pair_elements<K>(t0, h, d, fields);
+          }
+        });
+      }
+    } else {
+      (void)team;
+    }
+  }
+
+  // Pack p of the K rows of a LanePairs step: the loads of four pairs issued before any is used
+  // (all loads of a pair precede its store; a pair's output is at most its own state 0: in place).
+  template <int K>
+  KOKKOS_INLINE_FUNCTION void lane_pair_packs(const std::int64_t t0, const std::int64_t h,
+                                              const int p, const compute_type* fields) const {
+    constexpr int B = K < 2 ? K : 2;
+    for (int kb = 0; kb < K; kb += B) {
+      int code[B];
+      Pack x[B], y[B];
+      for (int j = 0; j < B; ++j) {
+        code[j] = static_cast<int>(fields[lane_pair_fields * (kb + j) + 2]);
+        const std::int64_t t = t0 + kb + j;
+        if (code[j] == pair_weighted || code[j] == pair_copy_0)
+          x[j] = reinterpret_cast<const Pack*>(m_states.row(0, t, h))[p];
+        if (code[j] == pair_weighted || code[j] == pair_copy_1)
+          y[j] = reinterpret_cast<const Pack*>(m_states.row(1, t, h))[p];
+      }
+      for (int j = 0; j < B; ++j) {
+        if (code[j] == pair_skip) continue;
+        const compute_type w0 = fields[lane_pair_fields * (kb + j)];
+        const compute_type w1 = fields[lane_pair_fields * (kb + j) + 1];
+        Pack o;
+        if (code[j] == pair_weighted) {
+          for (int k = 0; k < pack_size; ++k)
+            traits::store(o.v[k], w0 * traits::load(x[j].v[k]) + w1 * traits::load(y[j].v[k]));
+        } else if (code[j] == pair_copy_0) {
+          o = x[j];
+        } else if (code[j] == pair_copy_1) {
+          o = y[j];
+        } else {
+          const compute_type f =
+              code[j] == pair_fill_nan ? quiet_nan<compute_type>() : compute_type(0);
+          for (int k = 0; k < pack_size; ++k) traits::store(o.v[k], f);
+        }
+        reinterpret_cast<Pack*>(&m_output(t0 + kb + j, h, 0))[p] = o;
+      }
+    }
+  }
+
+  // Element d of the K rows of a LanePairs step (tail elements, or the general path).
+  template <int K>
+  KOKKOS_INLINE_FUNCTION void lane_pair_elements(const std::int64_t t0, const std::int64_t h,
+                                                 const int d, const compute_type* fields) const {
+    for (int k = 0; k < K; ++k) {
+      const int code = static_cast<int>(fields[lane_pair_fields * k + 2]);
+      const std::int64_t t = t0 + k;
+      if (code == pair_weighted) {
+        m_output(t, h, d) = traits::from_compute(
+            fields[lane_pair_fields * k] * traits::to_compute(m_states.value(0, t, h, d)) +
+            fields[lane_pair_fields * k + 1] * traits::to_compute(m_states.value(1, t, h, d)));
+      } else if (code == pair_copy_0 || code == pair_copy_1) {
+        m_output(t, h, d) = m_states.value(code == pair_copy_0 ? 0 : 1, t, h, d);
+      } else if (code != pair_skip) {
+        m_output(t, h, d) = traits::from_compute(code == pair_fill_nan ? quiet_nan<compute_type>()
+                                                                       : compute_type(0));
+      }
+    }
+  }
+
+  // LanePairs, one lane: an L2 prefetch of every 128-byte line of pair (t, h)'s two rows.
+  KOKKOS_INLINE_FUNCTION void prefetch_lane_rows(const std::int64_t t, const std::int64_t h) const {
+#if defined(__CUDA_ARCH__)
+    if constexpr (UsePacks && fixed == 2) {
+      const std::uintptr_t bytes = std::uintptr_t(m_head_size) * sizeof(value_type);
+      if (bytes == 0) return;
+      for (int i = 0; i < 2; ++i) {
+        const std::uintptr_t a = reinterpret_cast<std::uintptr_t>(m_states.row(i, t, h));
+        for (std::uintptr_t l = a >> 7; l <= (a + bytes - 1) >> 7; ++l)
+          asm volatile("prefetch.global.L2 [%0];" ::"l"(l << 7));
+      }
+    }
+#else
+    (void)t;
+    (void)h;
+#endif
+  }
+
   // Latency-bound launches: while the LSEs are on their way, ask L2 for the pair's rows (CUDA
   // prefetch hints: no values reach registers, so an empty state's contents still never matter),
   // so the loads that follow the LSE-dependent branch wait on L2 instead of DRAM.
@@ -527,10 +692,7 @@ class MergeFunctor {
           // previous pair's row loop (the cache's readers) has ended before this one writes.
           const int n = static_cast<int>(wt.count < cache_states ? wt.count : cache_states);
           Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, n), [&](const int i) {
-            const compute_type x = wt.staged[i];
-            wt.cache[i] = i == wt.arg ? wt.inv
-                          : x == -inf ? compute_type(-1)
-                                      : exp_(x - wt.m) * wt.inv;
+            wt.cache[i] = weight_from(wt, i, wt.staged[i]);
           });
         }
       }
@@ -590,13 +752,17 @@ class MergeFunctor {
     }
   }
 
-  // State i's weight in a weighted row, computed from its LSE; -1 for an empty state (whose row
-  // is then not read).
+  // State i's weight in a weighted row from its LSE x (+inf already read as -inf); -1 for an empty
+  // state (whose row is then not read).
+  KOKKOS_INLINE_FUNCTION compute_type weight_from(const Weights& wt, const std::int64_t i,
+                                                  const compute_type x) const {
+    if (i == wt.arg) return wt.inv;
+    return x == -infinity<compute_type>() ? compute_type(-1) : exp_(x - wt.m) * wt.inv;
+  }
+  // State i's weight, its LSE loaded.
   KOKKOS_INLINE_FUNCTION compute_type weight_of(const Weights& wt, const std::int64_t i,
                                                 const std::int64_t t, const std::int64_t h) const {
-    if (i == wt.arg) return wt.inv;
-    const compute_type x = lse_of(wt.first + i, t, h);
-    return x == -infinity<compute_type>() ? compute_type(-1) : exp_(x - wt.m) * wt.inv;
+    return weight_from(wt, i, i == wt.arg ? wt.m : lse_of(wt.first + i, t, h));
   }
 
   // N states: state i's weight, from the GPU weight cache or computed; -1 when empty.
@@ -760,8 +926,11 @@ class MergeFunctor {
 struct LaunchShape {
   int team_size;
   int vector_length;
-  int tokens_per_group = 1;    // consecutive tokens of one head on consecutive team threads
-  int pairs_per_thread = 1;    // pairs whose LSEs a team thread loads together: 1 or 2
+  int tokens_per_group = 1;  // consecutive tokens of one head on consecutive team threads
+  // Pairs a team thread takes per step: 1 or 2 (their LSEs loaded together), or 4 or 8 (2-way
+  // forms on GPU-like spaces: LanePairs, K consecutive tokens of one head, one pair's weights per
+  // vector lane; elsewhere 4 and 8 run as 2).
+  int pairs_per_thread = 1;
   bool prefetch_rows = false;  // CUDA, 2-way forms: L2 prefetch of both rows while the LSEs load
 };
 
@@ -817,14 +986,33 @@ void launch_merge_as(const ExecSpace& exec, const OutputView& output,
                                       static_cast<int>(sizeof(typename functor_type::value_type)),
                                       functor.vector_iterations(), functor.num_tokens(),
                                       static_cast<std::int64_t>(output.extent(1)));
-  functor.set_tokens_per_group(shape.tokens_per_group);
+  const int asked = shape.pairs_per_thread;
+  const int lane_k = functor_type::lane_pairs && (asked == 4 || asked == 8) ? asked : 0;
+  const int k = lane_k > 0 ? lane_k : asked >= 2 ? 2 : 1;
+  // LanePairs: a team thread's K slots are K consecutive tokens of one head.
+  functor.set_tokens_per_group(lane_k > 0 ? shape.tokens_per_group * lane_k
+                                          : shape.tokens_per_group);
   functor.set_prefetch_rows(shape.prefetch_rows);
   // The league covers every slot once; beyond 2^30 teams the functor loops (64-bit index).
-  const int k = shape.pairs_per_thread == 2 ? 2 : 1;
   const std::int64_t per_team = functor_type::slots_per_team(shape.team_size, k);
   const std::int64_t teams = (functor.num_slots() + per_team - 1) / per_team;
   const int league_size = static_cast<int>(teams < (std::int64_t(1) << 30) ? teams : (1 << 30));
-  const std::size_t scratch = functor_type::scratch_bytes(shape.team_size);
+  const std::size_t scratch = functor_type::scratch_bytes(shape.team_size, lane_k);
+  if constexpr (functor_type::lane_pairs) {
+    if (lane_k > 0) {
+      auto run = [&](auto tag) {
+        Kokkos::TeamPolicy<ExecSpace, decltype(tag)> policy(exec, league_size, shape.team_size,
+                                                            shape.vector_length);
+        policy.set_scratch_size(0, Kokkos::PerTeam(scratch));
+        Kokkos::parallel_for("MergeAttn::merge_attn_states", policy, functor);
+      };
+      if (lane_k == 8)
+        run(LanePairs<8>{});
+      else
+        run(LanePairs<4>{});
+      return;
+    }
+  }
   if (k == 2) {
     Kokkos::TeamPolicy<ExecSpace, PairsPerThread<2>> policy(exec, league_size, shape.team_size,
                                                             shape.vector_length);
