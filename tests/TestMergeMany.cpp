@@ -273,6 +273,32 @@ TYPED_TEST(MergeMany, NWayAgainstReference) {
   });
 }
 
+// N-state launches on GPUs have launch bounds of 128 threads per team: a forced shape above that is
+// refused before any launch (the built-in shapes never exceed it).
+TYPED_TEST(MergeMany, NWayForcedShapeAboveLaunchBoundsIsRefused) {
+  using Mem = DeviceMemory<TypeParam>;
+  constexpr bool host_like = Kokkos::SpaceAccessibility<Kokkos::HostSpace, Mem>::accessible;
+  Kokkos::View<float****, Kokkos::LayoutRight, Mem> states("states", 3, 4, 2, 32);
+  Kokkos::View<float***, Kokkos::LayoutRight, Mem> lse("lse", 3, 2, 4);
+  Kokkos::View<float***, Kokkos::LayoutRight, Mem> out("out", 4, 2, 32);
+  Kokkos::View<float**, Kokkos::LayoutRight, Mem> olse("olse", 2, 4);
+  const MergeAttn::Impl::LaunchShape fits =
+      host_like ? MergeAttn::Impl::LaunchShape{1, 1} : MergeAttn::Impl::LaunchShape{16, 8};
+  MergeAttn::Impl::merge_attn_states_nway_impl(TypeParam(), out, states, lse, olse, {}, &fits);
+  TypeParam().fence();
+  EXPECT_NEAR(to_host(olse)(1, 3), std::log(3.0f), 1e-6f);  // three states of LSE 0
+  if constexpr (!host_like) {
+    const MergeAttn::Impl::LaunchShape too_big{32, 8};
+    try {
+      MergeAttn::Impl::merge_attn_states_nway_impl(TypeParam(), out, states, lse, olse, {},
+                                                   &too_big);
+      ADD_FAILURE() << "a 256-thread N-state launch shape was accepted";
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find("at most 128 threads"), std::string::npos) << e.what();
+    }
+  }
+}
+
 TYPED_TEST(MergeMany, NWayNaNAndZeroStates) {
   for_each_value_type([&](auto v) {
     using T = decltype(v);

@@ -13,6 +13,8 @@
 #include <MergeAttn/impl/MergeAttn_ValueTraits.hpp>
 #include <algorithm>
 #include <cstdint>
+#include <stdexcept>
+#include <string>
 #include <type_traits>
 
 namespace MergeAttn {
@@ -224,7 +226,7 @@ class MergeFunctor {
                    Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
   // The LanePairs<K> form keeps lane_pair_fields values per pair in team scratch.
   static constexpr int lane_pair_fields = 3;  // weight 0, weight 1, PairCode
-  static constexpr bool lane_pairs = fixed == 2 && !host_space;
+  static constexpr bool lane_pairs = fixed == 2 && !host_space && UsePacks;
   static std::size_t scratch_bytes(const int team_size, const int lane_pairs_per_thread) {
     if (lane_pairs && lane_pairs_per_thread > 0)
       return scratch_view::shmem_size(team_size, lane_pair_fields * lane_pairs_per_thread);
@@ -253,6 +255,8 @@ class MergeFunctor {
 
   /// Work items per pair for the vector lanes: packs plus tail elements, or elements.
   int vector_iterations() const { return m_vector_iters; }
+  /// Whole packs per row (fast path).
+  int num_packs() const { return m_num_packs; }
   std::int64_t num_tokens() const { return m_num_tokens; }
   std::int64_t num_pairs() const { return m_num_tokens * m_num_heads; }
   /// Pair slots the team threads walk (num_pairs() rounded up to whole token groups).
@@ -486,14 +490,8 @@ class MergeFunctor {
           fields[lane_pair_fields * k + 1] = wt.w[1];
           fields[lane_pair_fields * k + 2] = static_cast<compute_type>(code);
         });
-        Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, m_vector_iters), [&](const int i) {
-          if (UsePacks && i < m_num_packs) {
-            lane_pair_packs<K>(t0, h, i, fields);
-          } else {
-            const int d = UsePacks ? m_num_packs * pack_size + (i - m_num_packs) : i;
-            lane_pair_elements<K>(t0, h, d, fields);
-          }
-        });
+        Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, m_num_packs),
+                             [&](const int p) { lane_pair_packs<K>(t0, h, p, fields); });
       }
     } else {
       (void)team;
@@ -505,7 +503,9 @@ class MergeFunctor {
   template <int K>
   KOKKOS_INLINE_FUNCTION void lane_pair_packs(const std::int64_t t0, const std::int64_t h,
                                               const int p, const compute_type* fields) const {
-    constexpr int B = K < 2 ? K : 2;
+    // Batches of 4 pairs (8 loads in flight per lane): bf16 65536x32x64 on the H200 101 % of copy
+    // against 91 % with batches of 2 (the same run, K = 8 with the row prefetch).
+    constexpr int B = K < 4 ? K : 4;
     for (int kb = 0; kb < K; kb += B) {
       int code[B];
       Pack x[B], y[B];
@@ -535,26 +535,6 @@ class MergeFunctor {
           for (int k = 0; k < pack_size; ++k) traits::store(o.v[k], f);
         }
         reinterpret_cast<Pack*>(&m_output(t0 + kb + j, h, 0))[p] = o;
-      }
-    }
-  }
-
-  // Element d of the K rows of a LanePairs step (tail elements, or the general path).
-  template <int K>
-  KOKKOS_INLINE_FUNCTION void lane_pair_elements(const std::int64_t t0, const std::int64_t h,
-                                                 const int d, const compute_type* fields) const {
-    for (int k = 0; k < K; ++k) {
-      const int code = static_cast<int>(fields[lane_pair_fields * k + 2]);
-      const std::int64_t t = t0 + k;
-      if (code == pair_weighted) {
-        m_output(t, h, d) = traits::from_compute(
-            fields[lane_pair_fields * k] * traits::to_compute(m_states.value(0, t, h, d)) +
-            fields[lane_pair_fields * k + 1] * traits::to_compute(m_states.value(1, t, h, d)));
-      } else if (code == pair_copy_0 || code == pair_copy_1) {
-        m_output(t, h, d) = m_states.value(code == pair_copy_0 ? 0 : 1, t, h, d);
-      } else if (code != pair_skip) {
-        m_output(t, h, d) = traits::from_compute(code == pair_fill_nan ? quiet_nan<compute_type>()
-                                                                       : compute_type(0));
       }
     }
   }
@@ -920,6 +900,9 @@ class MergeFunctor {
   HostRowIsa m_row_isa = HostRowIsa::portable;  // host spaces: the CPU's row code
 };
 
+/// Threads per team of the N-state forms on GPU-like spaces (their launch bounds).
+constexpr int nway_max_team_threads = 128;
+
 /// How a launch maps pairs onto the hardware. GPU-like spaces (memory not host accessible): vector
 /// lanes over the packs of a row, several pairs per team, token groups of one warp's team threads;
 /// host spaces: one pair per one-thread team, the row loop vectorised by the compiler.
@@ -957,16 +940,20 @@ LaunchShape choose_launch_shape(const int value_size, const int vector_iters,
     shape.tokens_per_group *= 2;
   const std::int64_t num_pairs = num_tokens * num_heads;
   while (shape.team_size > 1 && shape.team_size / 2 >= num_pairs) shape.team_size /= 2;
-  // Enough pairs to fill the GPU (the sweeps' large shapes): one item per lane -> two pairs per
-  // thread (bf16 65536x32x64: 70 -> 73 % of copy); two or three items per lane -> L2 prefetch of
-  // the rows (bf16 65536x32x128: 92 -> 98 %, x576: 93 -> 102 %, float x64: 94 -> 100 %); four or
-  // more items per lane hide the latency themselves (prefetch measured 5-7 % slower there).
+  // Enough pairs to fill the GPU (the sweeps' large shapes): one item per lane -> LanePairs, 8
+  // tokens of a head per team thread with the L2 row prefetch (2-way forms; bf16 65536x32x64:
+  // 73 -> 101 % of copy; the N-way forms run it as two pairs per thread); two or three items per
+  // lane -> L2 prefetch of the rows (bf16 65536x32x128: 92 -> 98 %, x576: 93 -> 102 %, float x64:
+  // 94 -> 100 %); four or more items per lane hide the latency themselves (prefetch measured 5-7 %
+  // slower there, LanePairs 4-10 % slower).
   const int items_per_lane = (vector_iters + shape.vector_length - 1) / shape.vector_length;
   if (num_pairs >= (std::int64_t(1) << 17)) {
-    if (items_per_lane <= 1)
-      shape.pairs_per_thread = 2;
-    else if (items_per_lane <= 3)
+    if (items_per_lane <= 1) {
+      shape.pairs_per_thread = 8;
       shape.prefetch_rows = true;
+    } else if (items_per_lane <= 3) {
+      shape.prefetch_rows = true;
+    }
   }
   return shape;
 }
@@ -987,7 +974,10 @@ void launch_merge_as(const ExecSpace& exec, const OutputView& output,
                                       functor.vector_iterations(), functor.num_tokens(),
                                       static_cast<std::int64_t>(output.extent(1)));
   const int asked = shape.pairs_per_thread;
-  const int lane_k = functor_type::lane_pairs && (asked == 4 || asked == 8) ? asked : 0;
+  // LanePairs moves whole packs only: rows with tail elements run as two pairs per thread.
+  const bool whole_packs = functor.num_packs() == functor.vector_iterations();
+  const int lane_k =
+      functor_type::lane_pairs && whole_packs && (asked == 4 || asked == 8) ? asked : 0;
   const int k = lane_k > 0 ? lane_k : asked >= 2 ? 2 : 1;
   // LanePairs: a team thread's K slots are K consecutive tokens of one head.
   functor.set_tokens_per_group(lane_k > 0 ? shape.tokens_per_group * lane_k
@@ -1013,14 +1003,28 @@ void launch_merge_as(const ExecSpace& exec, const OutputView& output,
       return;
     }
   }
+  // N-state forms on GPU-like spaces (weight cache): launch bounds of 128 threads per team and 7
+  // teams per multiprocessor, so at most 72 registers (bf16 80 -> 72, 43.75 % occupancy; H200:
+  // bf16 16384x32x128 S4 61.7 -> 63.3 % of copy, S8 71.4 -> 72.8, S16 75.1 -> 74.1, 4096 tokens
+  // S64 51.3 -> 56.4; float unchanged). Their launch shapes take at most 128 threads per team.
+  using Bounds =
+      std::conditional_t<functor_type::weight_cache, Kokkos::LaunchBounds<nway_max_team_threads, 7>,
+                         Kokkos::LaunchBounds<0, 0>>;
+  if (functor_type::weight_cache &&
+      std::int64_t(shape.team_size) * shape.vector_length > nway_max_team_threads)
+    throw std::invalid_argument(
+        "MergeAttn::Impl::launch_merge: an N-state launch shape has at most " +
+        std::to_string(nway_max_team_threads) + " threads per team (team_size " +
+        std::to_string(shape.team_size) + " x vector_length " +
+        std::to_string(shape.vector_length) + ")");
   if (k == 2) {
-    Kokkos::TeamPolicy<ExecSpace, PairsPerThread<2>> policy(exec, league_size, shape.team_size,
-                                                            shape.vector_length);
+    Kokkos::TeamPolicy<ExecSpace, Bounds, PairsPerThread<2>> policy(
+        exec, league_size, shape.team_size, shape.vector_length);
     if (scratch > 0) policy.set_scratch_size(0, Kokkos::PerTeam(scratch));
     Kokkos::parallel_for("MergeAttn::merge_attn_states", policy, functor);
   } else {
-    Kokkos::TeamPolicy<ExecSpace, PairsPerThread<1>> policy(exec, league_size, shape.team_size,
-                                                            shape.vector_length);
+    Kokkos::TeamPolicy<ExecSpace, Bounds, PairsPerThread<1>> policy(
+        exec, league_size, shape.team_size, shape.vector_length);
     if (scratch > 0) policy.set_scratch_size(0, Kokkos::PerTeam(scratch));
     Kokkos::parallel_for("MergeAttn::merge_attn_states", policy, functor);
   }
