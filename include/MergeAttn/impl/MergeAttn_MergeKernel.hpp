@@ -911,8 +911,8 @@ struct LaunchShape {
   int vector_length;
   int tokens_per_group = 1;  // consecutive tokens of one head on consecutive team threads
   // Pairs a team thread takes per step: 1 or 2 (their LSEs loaded together), or 4 or 8 (2-way
-  // forms on GPU-like spaces: LanePairs, K consecutive tokens of one head, one pair's weights per
-  // vector lane; elsewhere 4 and 8 run as 2).
+  // forms on GPU-like spaces with rows of whole packs: LanePairs, K consecutive tokens of one
+  // head, one pair's weights per vector lane; elsewhere 4 and 8 run as 2).
   int pairs_per_thread = 1;
   bool prefetch_rows = false;  // CUDA, 2-way forms: L2 prefetch of both rows while the LSEs load
 };
