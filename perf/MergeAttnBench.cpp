@@ -346,8 +346,9 @@ void register_nway_sweep() {
 // of G, K pairs per thread, L2 row prefetch.
 template <class T>
 void register_sweep() {
-  const Shape shapes[] = {{65536, 32, 128}, {16384, 32, 576}, {65536, 32, 64}, {4096, 128, 576},
-                          {1024, 32, 128},  {256, 32, 128},   {64, 32, 128},   {1, 32, 128}};
+  const Shape shapes[] = {{65536, 32, 128}, {16384, 32, 576}, {65536, 32, 64}, {4096, 32, 64},
+                          {16384, 8, 64},   {4096, 128, 576}, {1024, 32, 128}, {256, 32, 128},
+                          {64, 32, 128},    {1, 32, 128}};
   for (const Shape& s : shapes) {
     const std::string base = std::string("sweep/") + type_name<T>() + "/" + shape_name(s) + "/";
     auto reg = [&](const std::string& name, const MergeAttn::Impl::LaunchShape* ls) {
@@ -370,6 +371,20 @@ void register_sweep() {
                   "_g" + std::to_string(g) + "_k" + std::to_string(k) + (pf ? "_pf" : ""),
               &ls);
         }
+    // Twice the lanes (fewer packs per lane: fewer dependent row loads per pair), one pair per
+    // thread: the small launches' latency chain.
+    if (2 * def.vector_length <= 32) {
+      MergeAttn::Impl::LaunchShape ls = def;
+      ls.vector_length *= 2;
+      ls.team_size = 128 / ls.vector_length;
+      ls.tokens_per_group = std::min<std::int64_t>(def.tokens_per_group, 32 / ls.vector_length);
+      while (ls.team_size > 1 && ls.team_size / 2 >= s.tokens * s.heads) ls.team_size /= 2;
+      ls.pairs_per_thread = 1;
+      ls.prefetch_rows = false;
+      reg("team" + std::to_string(ls.team_size) + "xvec" + std::to_string(ls.vector_length) + "_g" +
+              std::to_string(ls.tokens_per_group) + "_k1",
+          &ls);
+    }
   }
 }
 
