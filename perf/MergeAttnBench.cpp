@@ -341,6 +341,13 @@ void register_nway_sweep() {
   }
 }
 
+// A forced 2-way launch shape's name in the sweep: team<T>xvec<V>_g<G>_k<K>[_pf].
+std::string shape_label(const MergeAttn::Impl::LaunchShape& ls) {
+  return "team" + std::to_string(ls.team_size) + "xvec" + std::to_string(ls.vector_length) + "_g" +
+         std::to_string(ls.tokens_per_group) + "_k" + std::to_string(ls.pairs_per_thread) +
+         (ls.prefetch_rows ? "_pf" : "");
+}
+
 // --sweep: the same merges with forced launch shapes (tuning the GPU mapping): "auto" is the
 // built-in choice, "team<T>xvec<V>_g<G>_k<K>[_pf]" T team threads of V vector lanes, token groups
 // of G, K pairs per thread, L2 row prefetch.
@@ -367,9 +374,7 @@ void register_sweep() {
           ls.tokens_per_group = g;
           ls.pairs_per_thread = k;
           ls.prefetch_rows = pf;
-          reg("team" + std::to_string(ls.team_size) + "xvec" + std::to_string(ls.vector_length) +
-                  "_g" + std::to_string(g) + "_k" + std::to_string(k) + (pf ? "_pf" : ""),
-              &ls);
+          reg(shape_label(ls), &ls);
         }
     // Twice the lanes (fewer packs per lane: fewer dependent row loads per pair), one pair per
     // thread: the small launches' latency chain.
@@ -381,9 +386,7 @@ void register_sweep() {
       while (ls.team_size > 1 && ls.team_size / 2 >= s.tokens * s.heads) ls.team_size /= 2;
       ls.pairs_per_thread = 1;
       ls.prefetch_rows = false;
-      reg("team" + std::to_string(ls.team_size) + "xvec" + std::to_string(ls.vector_length) + "_g" +
-              std::to_string(ls.tokens_per_group) + "_k1",
-          &ls);
+      reg(shape_label(ls), &ls);
     }
   }
 }
