@@ -207,10 +207,12 @@ T nan_value() {
   return from_double<T>(std::nan(""));
 }
 
-/// Runs the N-way merge of `p` on Exec with Views of layout KL and checks it.
+/// Runs the N-way merge of `p` on Exec with Views of layout KL (with a forced launch shape, or
+/// nullptr: the built-in one) and checks it; returns the outputs, copied to the host.
 template <class Exec, class T, class KL>
-void run_nway_checked(const ManyProblem<T>& p, const MergeAttn::MergeOptions& opt, bool with_lse,
-                      const std::string& context) {
+auto run_nway_checked(const ManyProblem<T>& p, const MergeAttn::MergeOptions& opt, bool with_lse,
+                      const std::string& context,
+                      const MergeAttn::Impl::LaunchShape* shape = nullptr) {
   const bool th = opt.lse_layout == MergeAttn::LseLayout::tokens_heads;
   const bool base2 = opt.lse_base == MergeAttn::LseBase::base2;
   using V4 = Kokkos::View<T****, KL, DeviceMemory<Exec>>;
@@ -229,7 +231,9 @@ void run_nway_checked(const ManyProblem<T>& p, const MergeAttn::MergeOptions& op
   fill_view(olse, [&](auto, auto) { return std::nanf(""); });
   const Exec exec;
   const Kokkos::View<const T****, KL, DeviceMemory<Exec>> cstates = states;
-  if (with_lse)
+  if (shape != nullptr)
+    MergeAttn::Impl::merge_attn_states_nway_impl(exec, out, cstates, lse, olse, opt, shape);
+  else if (with_lse)
     MergeAttn::merge_attn_states(exec, out, cstates, lse, olse, opt);
   else
     MergeAttn::merge_attn_states(exec, out, cstates, lse, opt);
@@ -249,6 +253,7 @@ void run_nway_checked(const ManyProblem<T>& p, const MergeAttn::MergeOptions& op
       [&](std::int64_t t, std::int64_t h, std::int64_t d) { return ho(t, h, d); },
       [&](std::int64_t t, std::int64_t h) { return th ? hl(t, h) : hl(h, t); }, with_lse, base2,
       context);
+  return std::make_pair(ho, hl);
 }
 
 template <class Exec>
@@ -297,6 +302,50 @@ TYPED_TEST(MergeMany, NWayForcedShapeAboveLaunchBoundsIsRefused) {
       EXPECT_NE(std::string(e.what()).find("at most 128 threads"), std::string::npos) << e.what();
     }
   }
+}
+
+// N states with forced launch shapes (on GPUs the LanePairs form: K consecutive tokens of a head
+// per team thread, the K pairs' weights one per vector lane, then the rows pair by pair): against
+// the reference, and bit for bit the built-in shape's results (the same formulas in the same
+// order). 37 tokens: partial batches; 33 and 55 states: beyond the 32 cached weights; token 2 empty
+// in every state, a NaN LSE at S = 5; head size 36: a tail after the packs.
+TYPED_TEST(MergeMany, NWayLanePairsShapesGiveTheSameBits) {
+  using Shape = MergeAttn::Impl::LaunchShape;
+  constexpr bool host_like =
+      Kokkos::SpaceAccessibility<Kokkos::HostSpace, DeviceMemory<TypeParam>>::accessible;
+  // Host spaces run one-thread teams (and 4 or 8 pairs per thread as 2).
+  const std::vector<Shape> shapes =
+      host_like ? std::vector<Shape>{{1, 1, 1, 8}}
+                : std::vector<Shape>{{16, 8, 4, 8}, {4, 32, 1, 4}, {2, 16, 2, 8}, {8, 16, 1, 8}};
+  for_each_value_type([&](auto v) {
+    using T = decltype(v);
+    std::uint64_t seed = 7100;
+    for (std::int64_t S : {1, 3, 5, 17, 32, 33, 55})
+      for (std::int64_t d : {36, 64}) {
+        auto p = make_many<T>(S, 37, 3, d, seed++, 0.2, {2});
+        if (S == 5) p.lse[p.li(2, 1, 9)] = std::nanf("");
+        const std::string ctx = std::string("NWay LanePairs S=") + std::to_string(S) +
+                                " d=" + std::to_string(d) + " " + TypeParam::name() + " " +
+                                value_type_name<T>();
+        const auto built_in =
+            run_nway_checked<TypeParam, T, Kokkos::LayoutRight>(p, {}, true, ctx + " auto");
+        for (const Shape& shape : shapes) {
+          const std::string sctx = ctx + " team " + std::to_string(shape.team_size) + " vector " +
+                                   std::to_string(shape.vector_length) + " pairs_per_thread " +
+                                   std::to_string(shape.pairs_per_thread);
+          const auto forced =
+              run_nway_checked<TypeParam, T, Kokkos::LayoutRight>(p, {}, true, sctx, &shape);
+          std::int64_t differ = 0;
+          for (std::int64_t t = 0; t < p.tokens; ++t)
+            for (std::int64_t h = 0; h < p.heads; ++h) {
+              differ += same_bits(forced.second(h, t), built_in.second(h, t)) ? 0 : 1;
+              for (std::int64_t k = 0; k < d; ++k)
+                differ += same_bits(forced.first(t, h, k), built_in.first(t, h, k)) ? 0 : 1;
+            }
+          EXPECT_EQ(differ, 0) << sctx << ": values whose bits differ from the built-in shape's";
+        }
+      }
+  });
 }
 
 TYPED_TEST(MergeMany, NWayNaNAndZeroStates) {
@@ -352,7 +401,8 @@ TYPED_TEST(MergeMany, TwoStatesMatchTwoWayMergeBitForBit) {
 
 // Ragged offsets (zero-length tokens included) into packed states; int32 and int64 offsets.
 template <class Exec, class T, class Index>
-void check_varlen(const MergeAttn::MergeOptions& opt, const std::string& context) {
+void check_varlen(const MergeAttn::MergeOptions& opt, const std::string& context,
+                  const MergeAttn::Impl::LaunchShape* shape = nullptr) {
   const std::vector<std::int64_t> counts = {3, 0, 1, 5, 0, 2, 17, 1, 4, 0};
   const std::int64_t tokens = static_cast<std::int64_t>(counts.size()), heads = 3, d = 48;
   std::vector<std::int64_t> indptr(1, 0);
@@ -374,7 +424,10 @@ void check_varlen(const MergeAttn::MergeOptions& opt, const std::string& context
   fill_view(lse, [&](auto a, auto b) { return th ? p.lse[p.li(a, b, 0)] : p.lse[p.li(b, a, 0)]; });
   fill_view(ip, [&](auto i) { return static_cast<Index>(indptr[i]); });
   fill_view(out, [&](auto, auto, auto) { return nan_value<T>(); });
-  MergeAttn::merge_attn_states_varlen(Exec(), out, states, lse, ip, olse, opt);
+  if (shape != nullptr)
+    MergeAttn::Impl::merge_attn_states_varlen_impl(Exec(), out, states, lse, ip, olse, opt, shape);
+  else
+    MergeAttn::merge_attn_states_varlen(Exec(), out, states, lse, ip, olse, opt);
   Exec().fence();
   const auto ho = to_host(out);
   const auto hl = to_host(olse);
@@ -402,6 +455,13 @@ TYPED_TEST(MergeMany, VarlenRaggedOffsets) {
     MergeAttn::MergeOptions th;
     th.lse_layout = MergeAttn::LseLayout::tokens_heads;
     check_varlen<TypeParam, T, std::int64_t>(th, ctx + " [total][heads] LSEs");
+    // A forced LanePairs shape on GPUs (host spaces: 8 pairs per thread run as 2): zero-length
+    // tokens inside a team thread's batch.
+    constexpr bool host_like =
+        Kokkos::SpaceAccessibility<Kokkos::HostSpace, DeviceMemory<TypeParam>>::accessible;
+    const MergeAttn::Impl::LaunchShape lane8 = host_like ? MergeAttn::Impl::LaunchShape{1, 1, 1, 8}
+                                                         : MergeAttn::Impl::LaunchShape{4, 8, 1, 8};
+    check_varlen<TypeParam, T, std::int64_t>({}, ctx + " LanePairs shape", &lane8);
   });
 }
 

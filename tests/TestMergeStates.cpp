@@ -163,12 +163,26 @@ void check_forced_shapes() {
   using Shape = MergeAttn::Impl::LaunchShape;
   const std::vector<Shape> shapes =
       host_like ? std::vector<Shape>{{1, 1, 1, 1}, {1, 1, 4, 2}, {1, 1, 64, 1}, {1, 1, 2, 8}}
-                : std::vector<Shape>{{1, 1, 1, 1},        {1, 4, 1, 1},       {2, 4, 2, 2},
-                                     {16, 8, 1, 1},       {16, 8, 4, 2},      {4, 32, 1, 2},
-                                     {32, 4, 8, 1},       {32, 4, 8, 2},      {128, 8, 4, 1},
-                                     {128, 8, 64, 2},     {16, 8, 32, 2},     {1, 1, 1, 4},
-                                     {16, 8, 4, 4},       {16, 8, 4, 8},      {4, 32, 1, 8},
-                                     {32, 4, 8, 8, true}, {2, 16, 2, 4, true}};
+                : std::vector<Shape>{{1, 1, 1, 1},
+                                     {1, 4, 1, 1},
+                                     {2, 4, 2, 2},
+                                     {16, 8, 1, 1},
+                                     {16, 8, 4, 2},
+                                     {4, 32, 1, 2},
+                                     {32, 4, 8, 1},
+                                     {32, 4, 8, 2},
+                                     {128, 8, 4, 1},
+                                     {128, 8, 64, 2},
+                                     {16, 8, 32, 2},
+                                     {1, 1, 1, 4},
+                                     {16, 8, 4, 4},
+                                     {16, 8, 4, 8},
+                                     {4, 32, 1, 8},
+                                     {32, 4, 8, 8, true},
+                                     {2, 16, 2, 4, true},
+                                     // at most 640 / 256 threads resident per multiprocessor
+                                     {16, 8, 4, 8, true, 640},
+                                     {4, 32, 1, 4, true, 256}};
   LseRecipe recipe;
   recipe.plus_inf_fraction = 0.05;
   recipe.minus_inf_fraction = 0.05;
@@ -191,8 +205,9 @@ void check_forced_shapes() {
       std::ostringstream ctx;
       ctx << "ForcedShape team " << shape.team_size << " vector " << shape.vector_length
           << " tokens_per_group " << shape.tokens_per_group << " pairs_per_thread "
-          << shape.pairs_per_thread << " prefetch " << shape.prefetch_rows << " " << Exec::name()
-          << " " << value_type_name<T>() << " head_size " << d;
+          << shape.pairs_per_thread << " prefetch " << shape.prefetch_rows << " resident "
+          << shape.max_resident_threads << " " << Exec::name() << " " << value_type_name<T>()
+          << " head_size " << d;
       check_against_reference(p, r, ctx.str());
     }
   }

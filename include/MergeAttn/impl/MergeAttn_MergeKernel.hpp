@@ -70,8 +70,9 @@ KOKKOS_FORCEINLINE_FUNCTION typename LseView::reference_type lse_ref(const LseVi
 // Where a pair's states come from. Every policy provides value_type, fixed_count (> 0: the same
 // number of states for every token, known at compile time; 0: per token), first(t) and count(t)
 // (states first(t) .. first(t) + count(t) - 1; a negative count marks malformed offsets),
-// active(t), and for a state index i: lse(i, t, h, tokens_heads) (in the layout the flag says),
-// row(i, t, h) (the contiguous row, fast path only) and value(i, t, h, d).
+// uniform_count() (on the host: the states of every token, 0 when it varies), active(t), and for a
+// state index i: lse(i, t, h, tokens_heads) (in the layout the flag says), row(i, t, h) (the
+// contiguous row, fast path only) and value(i, t, h, d).
 
 /// The 2-way merge: state 0 is the prefix, state 1 the suffix; optionally a per-token mask.
 template <class PrefixView, class PrefixLseView, class SuffixView, class SuffixLseView,
@@ -88,6 +89,7 @@ struct TwoStates {
 
   KOKKOS_INLINE_FUNCTION std::int64_t first(std::int64_t) const { return 0; }
   KOKKOS_INLINE_FUNCTION std::int64_t count(std::int64_t) const { return 2; }
+  std::int64_t uniform_count() const { return 2; }
   KOKKOS_INLINE_FUNCTION bool active(const std::int64_t t) const {
     if constexpr (has_mask) {
       return mask(t) != 0;
@@ -125,6 +127,7 @@ struct StackedStates {
   KOKKOS_INLINE_FUNCTION std::int64_t count(std::int64_t) const {
     return static_cast<std::int64_t>(states.extent(0));
   }
+  std::int64_t uniform_count() const { return static_cast<std::int64_t>(states.extent(0)); }
   KOKKOS_INLINE_FUNCTION bool active(std::int64_t) const { return true; }
   template <class C>
   KOKKOS_INLINE_FUNCTION C lse(const std::int64_t i, const std::int64_t t, const std::int64_t h,
@@ -162,6 +165,7 @@ struct VarlenStates {
     const std::int64_t total = static_cast<std::int64_t>(states.extent(0));
     return (b < 0 || e < b || e > total) ? -1 : e - b;
   }
+  std::int64_t uniform_count() const { return 0; }
   KOKKOS_INLINE_FUNCTION bool active(std::int64_t) const { return true; }
   template <class C>
   KOKKOS_INLINE_FUNCTION C lse(const std::int64_t i, std::int64_t, const std::int64_t h,
@@ -193,9 +197,10 @@ constexpr int pack_bytes = 16;
 /// Work tag: each team thread takes K pairs per step and loads their LSEs before any row.
 template <int K>
 struct PairsPerThread {};
-/// Work tag, 2-way forms on GPU-like spaces: each team thread takes K consecutive tokens of one
-/// head per step; its vector lanes compute the K pairs' weights (one pair per lane) into team
-/// scratch, then move the K rows, the loads of up to four pairs issued before any is used.
+/// Work tag, GPU-like spaces: each team thread takes K consecutive tokens of one head per step; its
+/// vector lanes compute the K pairs' weights (one pair per lane) into team scratch, then move the
+/// K rows (two states: the loads of up to four pairs issued before any is used; N states: one pair
+/// after the other).
 template <int K>
 struct LanePairs {};
 
@@ -227,9 +232,18 @@ class MergeFunctor {
   // The LanePairs<K> form keeps lane_pair_fields values per pair in team scratch.
   static constexpr int lane_pair_fields = 3;  // weight 0, weight 1, PairCode
   static constexpr bool lane_pairs = fixed == 2 && !host_space && UsePacks;
+  // The N-state LanePairs<K> form keeps per pair the first cache_states weights and m, inv, fill
+  // (compute type) and the RowMode and arg (64-bit).
+  static constexpr int lane_weight_fields = cache_states + 3;
+  using index_scratch_view =
+      Kokkos::View<std::int64_t**, Kokkos::LayoutRight, typename ExecSpace::scratch_memory_space,
+                   Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
   static std::size_t scratch_bytes(const int team_size, const int lane_pairs_per_thread) {
     if (lane_pairs && lane_pairs_per_thread > 0)
       return scratch_view::shmem_size(team_size, lane_pair_fields * lane_pairs_per_thread);
+    if (weight_cache && lane_pairs_per_thread > 0)
+      return scratch_view::shmem_size(team_size, lane_weight_fields * lane_pairs_per_thread) +
+             index_scratch_view::shmem_size(team_size, 2 * lane_pairs_per_thread);
     return weight_cache ? scratch_view::shmem_size(team_size, 2 * cache_states) : 0;
   }
 
@@ -296,10 +310,16 @@ class MergeFunctor {
     pair_runs<2>(team);
   }
   KOKKOS_INLINE_FUNCTION void operator()(const LanePairs<4>&, const member_type& team) const {
-    lane_pair_runs<4>(team);
+    if constexpr (weight_cache)
+      lane_weight_runs<4>(team);
+    else
+      lane_pair_runs<4>(team);
   }
   KOKKOS_INLINE_FUNCTION void operator()(const LanePairs<8>&, const member_type& team) const {
-    lane_pair_runs<8>(team);
+    if constexpr (weight_cache)
+      lane_weight_runs<8>(team);
+    else
+      lane_pair_runs<8>(team);
   }
 
  private:
@@ -433,35 +453,33 @@ class MergeFunctor {
 #endif
   }
 
-  // What the LanePairs form keeps per pair beside the two weights (in the compute type: small
-  // integers are exact).
-  enum PairCode : int {
-    pair_weighted = 0,
-    pair_copy_0 = 1,  // only state 0 non-empty: copied bit for bit, state 1 not read
-    pair_copy_1 = 2,
-    pair_fill_zero = 3,  // both states empty
-    pair_fill_nan = 4,   // a NaN LSE
-    pair_skip = 5        // masked out, or past the last token
-  };
-
   // LanePairs<K>: team thread r of team b takes slots [(b * team_size + r) * K, + K) (then strides
   // over the league), K consecutive tokens t0 .. t0 + K - 1 of one head (the token groups are K
-  // times as wide). Lane k loads pair k's LSEs, computes its weights (the same two_state_weights
-  // as the other forms: the same bits) and writes its output LSE; then each lane moves its packs of
-  // all K rows. The per-pair work (slot division, LSEs, exponential, logarithm) is done once per
-  // pair instead of once per lane and pair: at one pack per lane it was most of the instructions.
+  // times as wide): f(t0, h) for each such step.
+  template <int K, class F>
+  KOKKOS_INLINE_FUNCTION void for_lane_batches(const member_type& team, const F& f) const {
+    const std::int64_t ts = team.team_size();
+    const std::int64_t step = static_cast<std::int64_t>(team.league_size()) * ts * K;
+    for (std::int64_t q =
+             (static_cast<std::int64_t>(team.league_rank()) * ts + team.team_rank()) * K;
+         q < m_num_slots; q += step) {
+      std::int64_t t0 = 0, h = 0;
+      slot_pair(q, t0, h);
+      f(t0, h);
+    }
+  }
+
+  // LanePairs<K>, two states (for_lane_batches' steps). Lane k loads pair k's LSEs, computes its
+  // weights (the same two_state_weights as the other forms: the same bits) and writes its output
+  // LSE; then each lane moves its packs of all K rows. The per-pair work (slot division, LSEs,
+  // exponential, logarithm) is done once per pair instead of once per lane and pair: at one pack
+  // per lane it was most of the instructions.
   template <int K>
   KOKKOS_INLINE_FUNCTION void lane_pair_runs(const member_type& team) const {
     if constexpr (lane_pairs) {
-      const std::int64_t ts = team.team_size();
-      const std::int64_t step = static_cast<std::int64_t>(team.league_size()) * ts * K;
       const scratch_view sv(team.team_scratch(0), team.team_size(), lane_pair_fields * K);
       compute_type* fields = &sv(team.team_rank(), 0);
-      for (std::int64_t q =
-               (static_cast<std::int64_t>(team.league_rank()) * ts + team.team_rank()) * K;
-           q < m_num_slots; q += step) {
-        std::int64_t t0 = 0, h = 0;
-        slot_pair(q, t0, h);
+      for_lane_batches<K>(team, [&](const std::int64_t t0, const std::int64_t h) {
         // Kokkos ends each vector loop with the lanes synchronised: the fields are written before
         // any lane reads them, and read (previous step) before they are written again.
         Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, K), [&](const int k) {
@@ -478,10 +496,7 @@ class MergeFunctor {
             if (m_prefetch_rows) prefetch_lane_rows(t, h);  // before the LSEs are used
             wt.fill = 0;
             two_state_weights(wt, empty_as_minus_inf(p), empty_as_minus_inf(s));
-            code = wt.mode == RowMode::weighted ? pair_weighted
-                   : wt.mode == RowMode::copy   ? (wt.arg == 0 ? pair_copy_0 : pair_copy_1)
-                   : Impl::isnan(wt.fill)       ? pair_fill_nan
-                                                : pair_fill_zero;
+            code = pair_code(wt);
             if constexpr (has_output_lse)
               lse_ref(m_output_lse, m_lse.output_tokens_heads(), t, h) =
                   static_cast<typename OutputLseView::non_const_value_type>(wt.lse);
@@ -492,7 +507,7 @@ class MergeFunctor {
         });
         Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, m_num_packs),
                              [&](const int p) { lane_pair_packs<K>(t0, h, p, fields); });
-      }
+      });
     } else {
       (void)team;
     }
@@ -512,72 +527,113 @@ class MergeFunctor {
       for (int j = 0; j < B; ++j) {
         code[j] = static_cast<int>(fields[lane_pair_fields * (kb + j) + 2]);
         const std::int64_t t = t0 + kb + j;
-        if (code[j] == pair_weighted || code[j] == pair_copy_0)
-          x[j] = reinterpret_cast<const Pack*>(m_states.row(0, t, h))[p];
-        if (code[j] == pair_weighted || code[j] == pair_copy_1)
-          y[j] = reinterpret_cast<const Pack*>(m_states.row(1, t, h))[p];
+        if (code_reads(code[j], 0)) x[j] = reinterpret_cast<const Pack*>(m_states.row(0, t, h))[p];
+        if (code_reads(code[j], 1)) y[j] = reinterpret_cast<const Pack*>(m_states.row(1, t, h))[p];
       }
       for (int j = 0; j < B; ++j) {
         if (code[j] == pair_skip) continue;
-        const compute_type w0 = fields[lane_pair_fields * (kb + j)];
-        const compute_type w1 = fields[lane_pair_fields * (kb + j) + 1];
-        Pack o;
-        if (code[j] == pair_weighted) {
-          for (int k = 0; k < pack_size; ++k)
-            traits::store(o.v[k], w0 * traits::load(x[j].v[k]) + w1 * traits::load(y[j].v[k]));
-        } else if (code[j] == pair_copy_0) {
-          o = x[j];
-        } else if (code[j] == pair_copy_1) {
-          o = y[j];
-        } else {
-          const compute_type f =
-              code[j] == pair_fill_nan ? quiet_nan<compute_type>() : compute_type(0);
-          for (int k = 0; k < pack_size; ++k) traits::store(o.v[k], f);
-        }
-        reinterpret_cast<Pack*>(&m_output(t0 + kb + j, h, 0))[p] = o;
+        reinterpret_cast<Pack*>(&m_output(t0 + kb + j, h, 0))[p] =
+            code_pack(code[j], fields[lane_pair_fields * (kb + j)],
+                      fields[lane_pair_fields * (kb + j) + 1], x[j], y[j]);
       }
     }
   }
 
-  // LanePairs, one lane: an L2 prefetch of every 128-byte line of pair (t, h)'s two rows.
-  KOKKOS_INLINE_FUNCTION void prefetch_lane_rows(const std::int64_t t, const std::int64_t h) const {
-#if defined(__CUDA_ARCH__)
-    if constexpr (UsePacks && fixed == 2) {
-      const std::uintptr_t bytes = std::uintptr_t(m_head_size) * sizeof(value_type);
-      if (bytes == 0) return;
-      for (int i = 0; i < 2; ++i) {
-        const std::uintptr_t a = reinterpret_cast<std::uintptr_t>(m_states.row(i, t, h));
-        for (std::uintptr_t l = a >> 7; l <= (a + bytes - 1) >> 7; ++l)
-          asm volatile("prefetch.global.L2 [%0];" ::"l"(l << 7));
-      }
+  // N states, LanePairs<K> (for_lane_batches' steps, as the 2-way form): lane k computes pair k's
+  // weights (the same nway_weights as merge_pair, one lane instead of the vector lanes: the same
+  // bits) into team scratch and writes its output LSE; then the vector lanes move the K rows one
+  // pair after the other.
+  template <int K>
+  KOKKOS_INLINE_FUNCTION void lane_weight_runs(const member_type& team) const {
+    if constexpr (weight_cache) {
+      const scratch_view sv(team.team_scratch(0), team.team_size(), lane_weight_fields * K);
+      const index_scratch_view iv(team.team_scratch(0), team.team_size(), 2 * K);
+      compute_type* fields = &sv(team.team_rank(), 0);
+      std::int64_t* index = &iv(team.team_rank(), 0);
+      for_lane_batches<K>(team, [&](const std::int64_t t0, const std::int64_t h) {
+        // Kokkos ends each vector loop with the lanes synchronised: the fields are written before
+        // any lane reads them, and read (previous step) before they are written again.
+        Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, K), [&](const int k) {
+          const std::int64_t t = t0 + k;
+          if (t >= m_num_tokens) {
+            index[2 * k] = -1;
+            return;
+          }
+          compute_type* f = fields + lane_weight_fields * k;
+          Weights wt;
+          start_weights(wt, t, f, f);
+          nway_weights<false>(team, wt, t, h);
+          f[cache_states] = wt.m;
+          f[cache_states + 1] = wt.inv;
+          f[cache_states + 2] = wt.fill;
+          index[2 * k] = static_cast<std::int64_t>(wt.mode);
+          index[2 * k + 1] = wt.arg;
+          if constexpr (has_output_lse)
+            lse_ref(m_output_lse, m_lse.output_tokens_heads(), t, h) =
+                static_cast<typename OutputLseView::non_const_value_type>(wt.lse);
+        });
+        for (int k = 0; k < K; ++k) {
+          if (index[2 * k] < 0) continue;  // past the last token: the same for all lanes
+          const std::int64_t t = t0 + k;
+          compute_type* f = fields + lane_weight_fields * k;
+          Weights wt;
+          start_weights(wt, t, f, f);
+          wt.mode = static_cast<RowMode>(index[2 * k]);
+          wt.arg = index[2 * k + 1];
+          wt.m = f[cache_states];
+          wt.inv = f[cache_states + 1];
+          wt.fill = f[cache_states + 2];
+          merge_mode_row(team, t, h, wt);
+        }
+      });
+    } else {
+      (void)team;
     }
+  }
+
+  // The row prefetch (CUDA prefetch hints: no values reach registers, so an empty state's
+  // contents still never matter). A row starting at address a covers row_lines(a) 128-byte lines;
+  // a + 128 * j lies in its line j.
+  KOKKOS_INLINE_FUNCTION int row_lines(const std::uintptr_t a) const {
+    const std::uintptr_t bytes = std::uintptr_t(m_head_size) * sizeof(value_type);
+    return bytes == 0 ? 0 : static_cast<int>(((a + bytes - 1) >> 7) - (a >> 7) + 1);
+  }
+  static KOKKOS_INLINE_FUNCTION void prefetch_l2(const std::uintptr_t a) {
+#if defined(__CUDA_ARCH__)
+    asm volatile("prefetch.global.L2 [%0];" ::"l"(a));
 #else
-    (void)t;
-    (void)h;
+    (void)a;
 #endif
   }
 
-  // Latency-bound launches: while the LSEs are on their way, ask L2 for the pair's rows (CUDA
-  // prefetch hints: no values reach registers, so an empty state's contents still never matter),
-  // so the loads that follow the LSE-dependent branch wait on L2 instead of DRAM.
+  // LanePairs, one lane: every line of pair (t, h)'s two rows.
+  KOKKOS_INLINE_FUNCTION void prefetch_lane_rows(const std::int64_t t, const std::int64_t h) const {
+    for (int i = 0; i < 2; ++i) {
+      const std::uintptr_t a = reinterpret_cast<std::uintptr_t>(m_states.row(i, t, h));
+      const int lines = row_lines(a);
+      for (int j = 0; j < lines; ++j) prefetch_l2(a + (std::uintptr_t(j) << 7));
+    }
+  }
+
+  // Latency-bound launches: while the LSEs are on their way, ask L2 for the pair's rows (the
+  // vector lanes over the lines of both), so the loads that follow the LSE-dependent branch wait
+  // on L2 instead of DRAM.
   KOKKOS_INLINE_FUNCTION void prefetch_rows(const member_type& team, const std::int64_t t,
                                             const std::int64_t h) const {
-#if defined(__CUDA_ARCH__)
-    if constexpr (UsePacks && fixed > 0) {
-      const std::uintptr_t bytes = std::uintptr_t(m_head_size) * sizeof(value_type);
+    if constexpr (UsePacks && fixed == 2) {
       const std::uintptr_t a0 = reinterpret_cast<std::uintptr_t>(m_states.row(0, t, h));
-      const std::uintptr_t a1 = reinterpret_cast<std::uintptr_t>(m_states.row(fixed - 1, t, h));
-      const int lines = static_cast<int>(((a0 + bytes - 1) >> 7) - (a0 >> 7) + 1);
-      Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, 2 * lines), [&](const int i) {
-        const std::uintptr_t a = (i < lines ? a0 : a1) + (std::uintptr_t(i % lines) << 7);
-        asm volatile("prefetch.global.L2 [%0];" ::"l"(a));
-      });
+      const std::uintptr_t a1 = reinterpret_cast<std::uintptr_t>(m_states.row(1, t, h));
+      const int lines0 = row_lines(a0);
+      Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, lines0 + row_lines(a1)),
+                           [&](const int i) {
+                             prefetch_l2(i < lines0 ? a0 + (std::uintptr_t(i) << 7)
+                                                    : a1 + (std::uintptr_t(i - lines0) << 7));
+                           });
+    } else {
+      (void)team;
+      (void)t;
+      (void)h;
     }
-#else
-    (void)team;
-    (void)t;
-    (void)h;
-#endif
   }
 
   // The pair's weights: max LSE m (state `arg`, the first to reach it), rest = sum over the other
@@ -601,84 +657,134 @@ class MergeFunctor {
     return lse_of(wt.first + i, t, h);
   }
 
+  // A Weights before its computation: pair (t, h)'s states, nothing found yet; cache and staged as
+  // Weights describes them.
+  KOKKOS_INLINE_FUNCTION void start_weights(Weights& wt, const std::int64_t t, compute_type* cache,
+                                            compute_type* staged) const {
+    wt.first = m_states.first(t);
+    wt.count = fixed > 0 ? fixed : m_states.count(t);
+    wt.arg = -1;
+    wt.m = -infinity<compute_type>();
+    wt.inv = 0;
+    wt.fill = 0;
+    wt.cache = cache;
+    wt.staged = staged;
+  }
+
+  // Calls f(i) for i < n: Lanes, the vector lanes of the team thread (one i per lane); otherwise
+  // the calling lane alone.
+  template <bool Lanes, class F>
+  KOKKOS_INLINE_FUNCTION void for_states(const member_type& team, const int n, const F& f) const {
+    if constexpr (Lanes) {
+      Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, n), f);
+    } else {
+      (void)team;
+      for (int i = 0; i < n; ++i) f(i);
+    }
+  }
+
+  // N states: the modes, weights and output LSE of pair (t, h) into wt (begun by start_weights).
+  // Lanes: the vector lanes of the team thread stage the LSEs and fill the weight cache
+  // (merge_pair); otherwise one lane does it all (LanePairs), staged and cache then being the same
+  // slots.
+  template <bool Lanes>
+  KOKKOS_INLINE_FUNCTION void nway_weights(const member_type& team, Weights& wt,
+                                           const std::int64_t t, const std::int64_t h) const {
+    const compute_type inf = infinity<compute_type>();
+    bool nan = wt.count < 0;
+    std::int64_t live = 0;
+    const int n = static_cast<int>(!weight_cache || wt.count < 0 ? 0
+                                   : wt.count < cache_states     ? wt.count
+                                                                 : cache_states);
+    if constexpr (weight_cache) {
+      // The first cache_states LSEs into team scratch: their loads in flight together, and the
+      // passes below read them from there (loading them state by state in each pass left the
+      // thread waiting on every load: 22 % of the stall samples of bf16 S = 8 on the H200; staged:
+      // float S4-S16 79 -> 88-91 % of copy, bf16 57-61 -> 61-74 %).
+      if constexpr (Lanes) {
+        for_states<true>(team, n, [&](const int i) { wt.staged[i] = lse_of(wt.first + i, t, h); });
+      } else {
+        constexpr int batch = 8;  // one lane: eight loads issued before their stores
+        for (int i0 = 0; i0 < n; i0 += batch) {
+          compute_type x[batch];
+          for (int j = 0; j < batch; ++j)
+            if (i0 + j < n) x[j] = lse_of(wt.first + i0 + j, t, h);
+          for (int j = 0; j < batch; ++j)
+            if (i0 + j < n) wt.staged[i0 + j] = x[j];
+        }
+      }
+    }
+    for (std::int64_t i = 0; i < wt.count; ++i) {
+      const compute_type x = staged_lse(wt, i, t, h);
+      if (Impl::isnan(x)) {
+        nan = true;
+      } else if (x != -inf) {
+        ++live;
+        if (x > wt.m) {
+          wt.m = x;
+          wt.arg = i;
+        }
+      }
+    }
+    if (nan) {
+      wt.mode = RowMode::fill;
+      wt.fill = quiet_nan<compute_type>();
+      wt.lse = wt.fill;
+    } else if (live == 0) {
+      wt.mode = RowMode::fill;
+      wt.lse = -inf;
+    } else if (live == 1) {
+      wt.mode = RowMode::copy;
+      wt.lse = wt.m;
+    } else {
+      wt.mode = RowMode::weighted;
+      compute_type rest = 0;
+      for (std::int64_t i = 0; i < wt.count; ++i) {
+        const compute_type x = staged_lse(wt, i, t, h);
+        const compute_type ei = (i == wt.arg || x == -inf) ? compute_type(0) : exp_(x - wt.m);
+        rest += ei;
+      }
+      wt.inv = compute_type(1) / (compute_type(1) + rest);
+      wt.lse = wt.m + log1p_(rest);
+      if constexpr (weight_cache) {
+        // From the staged LSEs (in place when staged and cache are the same slots: state i only
+        // reads its own). Kokkos ends each vector loop with the lanes synchronised: the staged
+        // values were all written before the passes read them, and the previous pair's row loop
+        // (the cache's readers) has ended before this one writes.
+        for_states<Lanes>(team, n,
+                          [&](const int i) { wt.cache[i] = weight_from(wt, i, wt.staged[i]); });
+      }
+    }
+  }
+
   KOKKOS_INLINE_FUNCTION void merge_pair(const member_type& team, const std::int64_t t,
                                          const std::int64_t h,
                                          const compute_type (&preloaded)[cached],
                                          compute_type* cache) const {
     // Every vector lane reads all LSEs before any lane writes (output_lse may be an input): the
     // lanes meet at the end of the vector loop below before the single write.
-    const compute_type inf = infinity<compute_type>();
     Weights wt;
-    wt.first = m_states.first(t);
-    wt.count = fixed > 0 ? fixed : m_states.count(t);
-    wt.arg = -1;
-    wt.m = -inf;
-    wt.inv = 0;
-    wt.fill = 0;
-    wt.cache = cache;
-    wt.staged = nullptr;
-    if constexpr (weight_cache) wt.staged = cache + cache_states;
-    if constexpr (fixed == 2) {
+    start_weights(wt, t, cache, weight_cache ? cache + cache_states : nullptr);
+    if constexpr (fixed == 2)
       two_state_weights(wt, empty_as_minus_inf(preloaded[0]), empty_as_minus_inf(preloaded[1]));
-    } else {
-      bool nan = wt.count < 0;
-      std::int64_t live = 0;
-      if constexpr (weight_cache) {
-        // The first cache_states LSEs, one state per lane, into team scratch: their loads in flight
-        // together, and the passes below read them from there (loading them state by state in
-        // each pass left the thread waiting on every load: 22 % of the stall samples of bf16 S = 8
-        // on the H200; staged: float S4-S16 79 -> 88-91 % of copy, bf16 57-61 -> 61-74 %).
-        const int n = static_cast<int>(wt.count < 0              ? 0
-                                       : wt.count < cache_states ? wt.count
-                                                                 : cache_states);
-        Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, n),
-                             [&](const int i) { wt.staged[i] = lse_of(wt.first + i, t, h); });
-      }
-      for (std::int64_t i = 0; i < wt.count; ++i) {
-        const compute_type x = staged_lse(wt, i, t, h);
-        if (Impl::isnan(x)) {
-          nan = true;
-        } else if (x != -inf) {
-          ++live;
-          if (x > wt.m) {
-            wt.m = x;
-            wt.arg = i;
-          }
-        }
-      }
-      if (nan) {
-        wt.mode = RowMode::fill;
-        wt.fill = quiet_nan<compute_type>();
-        wt.lse = wt.fill;
-      } else if (live == 0) {
-        wt.mode = RowMode::fill;
-        wt.lse = -inf;
-      } else if (live == 1) {
-        wt.mode = RowMode::copy;
-        wt.lse = wt.m;
-      } else {
-        wt.mode = RowMode::weighted;
-        compute_type rest = 0;
-        for (std::int64_t i = 0; i < wt.count; ++i) {
-          const compute_type x = staged_lse(wt, i, t, h);
-          const compute_type ei = (i == wt.arg || x == -inf) ? compute_type(0) : exp_(x - wt.m);
-          rest += ei;
-        }
-        wt.inv = compute_type(1) / (compute_type(1) + rest);
-        wt.lse = wt.m + log1p_(rest);
-        if constexpr (weight_cache) {
-          // One state per lane, from the staged LSEs. Kokkos ends each vector loop with the lanes
-          // synchronised: the staged values were all written before the passes read them, and the
-          // previous pair's row loop (the cache's readers) has ended before this one writes.
-          const int n = static_cast<int>(wt.count < cache_states ? wt.count : cache_states);
-          Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, n), [&](const int i) {
-            wt.cache[i] = weight_from(wt, i, wt.staged[i]);
-          });
-        }
-      }
-    }
+    else
+      nway_weights<true>(team, wt, t, h);
 
-    switch (wt.mode) {  // uniform per pair: one branch, then a tight vector loop
+    merge_mode_row(team, t, h, wt);
+
+    if constexpr (has_output_lse) {
+      Kokkos::single(Kokkos::PerThread(team), [&]() {
+        lse_ref(m_output_lse, m_lse.output_tokens_heads(), t, h) =
+            static_cast<typename OutputLseView::non_const_value_type>(wt.lse);
+      });
+    }
+  }
+
+  // The row of pair (t, h) as its mode says: one branch (uniform per pair), then a tight vector
+  // loop.
+  KOKKOS_INLINE_FUNCTION void merge_mode_row(const member_type& team, const std::int64_t t,
+                                             const std::int64_t h, const Weights& wt) const {
+    switch (wt.mode) {
       case RowMode::weighted:
         merge_row<RowMode::weighted>(team, t, h, wt);
         break;
@@ -688,13 +794,6 @@ class MergeFunctor {
       case RowMode::fill:
         merge_row<RowMode::fill>(team, t, h, wt);
         break;
-    }
-
-    if constexpr (has_output_lse) {
-      Kokkos::single(Kokkos::PerThread(team), [&]() {
-        lse_ref(m_output_lse, m_lse.output_tokens_heads(), t, h) =
-            static_cast<typename OutputLseView::non_const_value_type>(wt.lse);
-      });
     }
   }
 
@@ -730,6 +829,37 @@ class MergeFunctor {
       wt.w[1] = p_larger ? w_min : wt.inv;
       wt.lse = wt.m + log1p_unit(e);
     }
+  }
+
+  // A two-state pair's RowMode, copied state and fill value as one small integer: what the
+  // LanePairs form keeps per pair in team scratch beside the two weights (in the compute type:
+  // small integers are exact). pair_code encodes Weights, the functions after it decode.
+  enum PairCode : int {
+    pair_weighted = 0,
+    pair_copy_0 = 1,  // only state 0 non-empty: copied bit for bit, state 1 not read
+    pair_copy_1 = 2,
+    pair_fill_zero = 3,  // both states empty
+    pair_fill_nan = 4,   // a NaN LSE
+    pair_skip = 5        // masked out, or past the last token
+  };
+  static KOKKOS_INLINE_FUNCTION int pair_code(const Weights& wt) {
+    return wt.mode == RowMode::weighted ? pair_weighted
+           : wt.mode == RowMode::copy   ? (wt.arg == 0 ? pair_copy_0 : pair_copy_1)
+           : Impl::isnan(wt.fill)       ? pair_fill_nan
+                                        : pair_fill_zero;
+  }
+  // Whether a pair of this code reads state i's row (i = 0, 1).
+  static KOKKOS_INLINE_FUNCTION bool code_reads(const int code, const int i) {
+    return code == pair_weighted || code == (i == 0 ? pair_copy_0 : pair_copy_1);
+  }
+  // The output pack of a pair of this code from its weights and the packs code_reads asked for.
+  static KOKKOS_INLINE_FUNCTION Pack code_pack(const int code, const compute_type w0,
+                                               const compute_type w1, const Pack& x,
+                                               const Pack& y) {
+    if (code == pair_weighted) return weighted_pack(w0, x, w1, y);
+    if (code == pair_copy_0) return x;
+    if (code == pair_copy_1) return y;
+    return filled_pack(code == pair_fill_nan ? quiet_nan<compute_type>() : compute_type(0));
   }
 
   // State i's weight in a weighted row from its LSE x (+inf already read as -inf); -1 for an empty
@@ -844,10 +974,7 @@ class MergeFunctor {
     if constexpr (Mode == RowMode::weighted && fixed == 2) {
       const Pack x = reinterpret_cast<const Pack*>(m_states.row(0, t, h))[p];
       const Pack y = reinterpret_cast<const Pack*>(m_states.row(1, t, h))[p];
-      Pack o;
-      for (int k = 0; k < pack_size; ++k)
-        traits::store(o.v[k], wt.w[0] * traits::load(x.v[k]) + wt.w[1] * traits::load(y.v[k]));
-      *out = o;
+      *out = weighted_pack(wt.w[0], x, wt.w[1], y);
     } else if constexpr (Mode == RowMode::weighted) {
       compute_type acc[pack_size];
       for (int k = 0; k < pack_size; ++k) acc[k] = 0;
@@ -878,10 +1005,22 @@ class MergeFunctor {
     } else if constexpr (Mode == RowMode::copy) {
       *out = reinterpret_cast<const Pack*>(m_states.row(wt.first + wt.arg, t, h))[p];
     } else {
-      Pack o;
-      for (int k = 0; k < pack_size; ++k) traits::store(o.v[k], wt.fill);
-      *out = o;
+      *out = filled_pack(wt.fill);
     }
+  }
+
+  // w0 * x + w1 * y, element by element in the compute type.
+  static KOKKOS_INLINE_FUNCTION Pack weighted_pack(const compute_type w0, const Pack& x,
+                                                   const compute_type w1, const Pack& y) {
+    Pack o;
+    for (int k = 0; k < pack_size; ++k)
+      traits::store(o.v[k], w0 * traits::load(x.v[k]) + w1 * traits::load(y.v[k]));
+    return o;
+  }
+  static KOKKOS_INLINE_FUNCTION Pack filled_pack(const compute_type f) {
+    Pack o;
+    for (int k = 0; k < pack_size; ++k) traits::store(o.v[k], f);
+    return o;
   }
 
   OutputView m_output;
@@ -910,21 +1049,27 @@ struct LaunchShape {
   int team_size;
   int vector_length;
   int tokens_per_group = 1;  // consecutive tokens of one head on consecutive team threads
-  // Pairs a team thread takes per step: 1 or 2 (their LSEs loaded together), or 4 or 8 (2-way
-  // forms on GPU-like spaces with rows of whole packs: LanePairs, K consecutive tokens of one
-  // head, one pair's weights per vector lane; elsewhere 4 and 8 run as 2).
+  // Pairs a team thread takes per step: 1 or 2 (their LSEs loaded together), or 4 or 8 (GPU-like
+  // spaces, LanePairs: K consecutive tokens of one head, one pair's weights per vector lane;
+  // 2-way forms only with rows of whole packs; elsewhere 4 and 8 run as 2).
   int pairs_per_thread = 1;
   bool prefetch_rows = false;  // CUDA, 2-way forms: L2 prefetch of both rows while the LSEs load
+  // CUDA: at most this many threads of the launch resident per multiprocessor (0: no limit), by
+  // team scratch that leaves room for no more teams (the mechanism of Kokkos' DesiredOccupancy,
+  // which Kokkos 3.4 does not know for sm_90); other spaces ignore it.
+  int max_resident_threads = 0;
 };
 
 /// GPU mapping, from sweeps and profiles on the H200 (docs/perf/README.md): vector lanes over the
 /// 16-byte packs of a row, each lane moving about 2 packs (16-bit types) or 4 (float, double), at
 /// least 8 lanes, 128 threads per block; token groups as wide as the team threads of a warp (LSE
 /// sectors shared: the profile showed L2, not DRAM, as the limit); for large launches two pairs per
-/// thread or an L2 prefetch of the rows, by the work per lane.
+/// thread or an L2 prefetch of the rows, by the work per lane. num_states: the states per token
+/// (2 for the 2-way merge, 0 when it varies per token).
 template <class ExecSpace>
 LaunchShape choose_launch_shape(const int value_size, const int vector_iters,
-                                const std::int64_t num_tokens, const std::int64_t num_heads) {
+                                const std::int64_t num_tokens, const std::int64_t num_heads,
+                                const std::int64_t num_states = 2) {
   constexpr bool host_like =
       Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
   if (host_like) return {1, 1, 1, 1, false};
@@ -941,19 +1086,35 @@ LaunchShape choose_launch_shape(const int value_size, const int vector_iters,
   const std::int64_t num_pairs = num_tokens * num_heads;
   while (shape.team_size > 1 && shape.team_size / 2 >= num_pairs) shape.team_size /= 2;
   // Enough pairs to fill the GPU (the sweeps' large shapes): one item per lane -> LanePairs, 8
-  // tokens of a head per team thread with the L2 row prefetch (2-way forms; bf16 65536x32x64:
-  // 73 -> 101 % of copy; the N-way forms run it as two pairs per thread); two or three items per
-  // lane -> L2 prefetch of the rows (bf16 65536x32x128: 92 -> 98 %, x576: 93 -> 102 %, float x64:
-  // 94 -> 100 %); four or more items per lane hide the latency themselves (prefetch measured 5-7 %
-  // slower there, LanePairs 4-10 % slower).
+  // tokens of a head per team thread with the L2 row prefetch (bf16 65536x32x64: 73 -> 101 % of
+  // copy; N states: see below); two or three items per lane -> L2 prefetch of the rows (bf16
+  // 65536x32x128: 92 -> 98 %, x576: 93 -> 102 %, float x64: 94 -> 100 %); four or more items per
+  // lane hide the latency themselves (prefetch measured 5-7 % slower there, LanePairs 4-10 %
+  // slower).
+  // LanePairs with the prefetch keeps at most 640 threads resident per multiprocessor: with 768
+  // (6 teams of 128) the prefetched lines of bf16 65536x32x64 left L2 before their loads (ncu: 579
+  // instead of 558 MB read from DRAM) and it ran at 96 % of copy instead of 100 % (same run).
   const int items_per_lane = (vector_iters + shape.vector_length - 1) / shape.vector_length;
   if (num_pairs >= (std::int64_t(1) << 17)) {
     if (items_per_lane <= 1) {
       shape.pairs_per_thread = 8;
       shape.prefetch_rows = true;
+      shape.max_resident_threads = 640;
     } else if (items_per_lane <= 3) {
       shape.prefetch_rows = true;
     }
+  }
+  if (num_states != 2) {
+    // N states: LanePairs (K = 8: the K pairs' weights one per lane instead of every lane
+    // repeating each pair's passes) for 16-bit types with up to 16 states per token (H200,
+    // 16384x32x128 bf16 S4 63 -> 73 % of copy, S8 72 -> 76, S16 73 -> 77; float lost 10-17
+    // points, bf16 S64 56 -> 47); otherwise as before: up to two pairs per thread.
+    shape.max_resident_threads = 0;
+    if (num_pairs >= (std::int64_t(1) << 17) && value_size == 2 && num_states >= 1 &&
+        num_states <= 16)
+      shape.pairs_per_thread = 8;
+    else if (shape.pairs_per_thread > 2)
+      shape.pairs_per_thread = 2;
   }
   return shape;
 }
@@ -967,17 +1128,19 @@ void launch_merge_as(const ExecSpace& exec, const OutputView& output,
                      const LseConvention& conv, const LaunchShape* shape_override) {
   using functor_type = MergeFunctor<ExecSpace, OutputView, OutputLseView, States, UsePacks, Lse>;
   functor_type functor(output, output_lse, states, conv);
-  const LaunchShape shape = shape_override != nullptr
-                                ? *shape_override
-                                : choose_launch_shape<ExecSpace>(
-                                      static_cast<int>(sizeof(typename functor_type::value_type)),
-                                      functor.vector_iterations(), functor.num_tokens(),
-                                      static_cast<std::int64_t>(output.extent(1)));
+  const LaunchShape shape =
+      shape_override != nullptr
+          ? *shape_override
+          : choose_launch_shape<ExecSpace>(
+                static_cast<int>(sizeof(typename functor_type::value_type)),
+                functor.vector_iterations(), functor.num_tokens(),
+                static_cast<std::int64_t>(output.extent(1)), states.uniform_count());
   const int asked = shape.pairs_per_thread;
   // LanePairs moves whole packs only: rows with tail elements run as two pairs per thread.
   const bool whole_packs = functor.num_packs() == functor.vector_iterations();
-  const int lane_k =
-      functor_type::lane_pairs && whole_packs && (asked == 4 || asked == 8) ? asked : 0;
+  const int lane_k = (functor_type::lane_pairs && whole_packs) || functor_type::weight_cache
+                         ? (asked == 4 || asked == 8 ? asked : 0)
+                         : 0;
   const int k = lane_k > 0 ? lane_k : asked >= 2 ? 2 : 1;
   // LanePairs: a team thread's K slots are K consecutive tokens of one head.
   functor.set_tokens_per_group(lane_k > 0 ? shape.tokens_per_group * lane_k
@@ -987,22 +1150,24 @@ void launch_merge_as(const ExecSpace& exec, const OutputView& output,
   const std::int64_t per_team = functor_type::slots_per_team(shape.team_size, k);
   const std::int64_t teams = (functor.num_slots() + per_team - 1) / per_team;
   const int league_size = static_cast<int>(teams < (std::int64_t(1) << 30) ? teams : (1 << 30));
-  const std::size_t scratch = functor_type::scratch_bytes(shape.team_size, lane_k);
-  if constexpr (functor_type::lane_pairs) {
-    if (lane_k > 0) {
-      auto run = [&](auto tag) {
-        Kokkos::TeamPolicy<ExecSpace, decltype(tag)> policy(exec, league_size, shape.team_size,
-                                                            shape.vector_length);
-        policy.set_scratch_size(0, Kokkos::PerTeam(scratch));
-        Kokkos::parallel_for("MergeAttn::merge_attn_states", policy, functor);
-      };
-      if (lane_k == 8)
-        run(LanePairs<8>{});
-      else
-        run(LanePairs<4>{});
-      return;
+  std::size_t scratch = functor_type::scratch_bytes(shape.team_size, lane_k);
+#if defined(KOKKOS_ENABLE_CUDA)
+  if constexpr (std::is_same<ExecSpace, Kokkos::Cuda>::value) {
+    const std::int64_t team_threads = std::int64_t(shape.team_size) * shape.vector_length;
+    if (shape.max_resident_threads > 0 && team_threads > 0) {
+      // Team scratch that lets at most max_resident_threads / team_threads teams share a
+      // multiprocessor (within the default per-team limit; 512 bytes left for Kokkos' own).
+      const cudaDeviceProp& prop = exec.cuda_device_prop();
+      const std::int64_t teams =
+          std::max<std::int64_t>(1, shape.max_resident_threads / team_threads);
+      const std::int64_t pad = std::int64_t(prop.sharedMemPerMultiprocessor) / teams -
+                               std::int64_t(prop.reservedSharedMemPerBlock) - 512;
+      const std::int64_t cap = std::int64_t(prop.sharedMemPerBlock) - 512;
+      const std::int64_t want = std::min(pad, cap);
+      if (want > std::int64_t(scratch)) scratch = static_cast<std::size_t>(want);
     }
   }
+#endif
   // N-state forms on GPU-like spaces (weight cache): launch bounds of 128 threads per team and 7
   // teams per multiprocessor, so at most 72 registers (bf16 80 -> 72, 43.75 % occupancy; H200:
   // bf16 16384x32x128 S4 61.7 -> 63.3 % of copy, S8 71.4 -> 72.8, S16 75.1 -> 74.1, 4096 tokens
@@ -1017,6 +1182,21 @@ void launch_merge_as(const ExecSpace& exec, const OutputView& output,
         std::to_string(nway_max_team_threads) + " threads per team (team_size " +
         std::to_string(shape.team_size) + " x vector_length " +
         std::to_string(shape.vector_length) + ")");
+  if constexpr (functor_type::lane_pairs || functor_type::weight_cache) {
+    if (lane_k > 0) {
+      auto run = [&](auto tag) {
+        Kokkos::TeamPolicy<ExecSpace, Bounds, decltype(tag)> policy(
+            exec, league_size, shape.team_size, shape.vector_length);
+        policy.set_scratch_size(0, Kokkos::PerTeam(scratch));
+        Kokkos::parallel_for("MergeAttn::merge_attn_states", policy, functor);
+      };
+      if (lane_k == 8)
+        run(LanePairs<8>{});
+      else
+        run(LanePairs<4>{});
+      return;
+    }
+  }
   if (k == 2) {
     Kokkos::TeamPolicy<ExecSpace, Bounds, PairsPerThread<2>> policy(
         exec, league_size, shape.team_size, shape.vector_length);
