@@ -301,7 +301,37 @@ TYPED_TEST(MergeMany, NWayForcedShapeAboveLaunchBoundsIsRefused) {
     } catch (const std::invalid_argument& e) {
       EXPECT_NE(std::string(e.what()).find("at most 128 threads"), std::string::npos) << e.what();
     }
+    // LanePairs K = 8 with 16 team threads and double weights: 128 pairs' weight caches, 37888
+    // bytes of team scratch per team; the launch bounds' 7 teams per multiprocessor would need
+    // ~265 KB of shared memory, more than any CUDA device has (H200: 228 KB).
+    Kokkos::View<double****, Kokkos::LayoutRight, Mem> dstates("dstates", 3, 4, 2, 32);
+    Kokkos::View<double***, Kokkos::LayoutRight, Mem> dout("dout", 4, 2, 32);
+    const MergeAttn::Impl::LaunchShape no_room{16, 8, 1, 8};
+    try {
+      MergeAttn::Impl::merge_attn_states_nway_impl(TypeParam(), dout, dstates, lse, olse, {},
+                                                   &no_room);
+      ADD_FAILURE() << "an N-state LanePairs shape beyond the shared memory was accepted";
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find("bytes of team scratch"), std::string::npos) << e.what();
+    }
   }
+}
+
+// The rule that picks the built-in N-state LanePairs form only where its team scratch leaves room
+// for the launch bounds' teams (numbers worked by hand: 1024 bytes the driver reserves per block,
+// 512 for Kokkos).
+TEST(MergeManyShape, TeamsPerSharedMemory) {
+  using MergeAttn::Impl::teams_per_shared_memory;
+  // 16 team threads x K = 8 pairs, 35 weight fields and 2 64-bit codes per pair: float weights
+  // 16 * 8 * (35 * 4 + 2 * 8) = 19968 bytes; H200 / H100: 233472 bytes per multiprocessor ->
+  // 233472 / (19968 + 1024 + 512) = 10.9 teams.
+  EXPECT_EQ(teams_per_shared_memory(233472, 1024, 19968), 10);
+  // An sm_86 / sm_89 GPU, 102400 bytes per multiprocessor: 4.8 teams, fewer than the 7 the launch
+  // bounds ask, so the built-in shape runs as two pairs per thread there.
+  EXPECT_EQ(teams_per_shared_memory(102400, 1024, 19968), 4);
+  // double weights: 16 * 8 * (35 * 8 + 2 * 8) = 37888 bytes -> 5.9 teams even on the H200.
+  EXPECT_EQ(teams_per_shared_memory(233472, 1024, 37888), 5);
+  EXPECT_EQ(teams_per_shared_memory(233472, 1024, 0), 152);
 }
 
 // N states with forced launch shapes (on GPUs the LanePairs form: K consecutive tokens of a head
@@ -316,9 +346,15 @@ TYPED_TEST(MergeMany, NWayLanePairsShapesGiveTheSameBits) {
   // Host spaces run one-thread teams (and 4 or 8 pairs per thread as 2).
   const std::vector<Shape> shapes =
       host_like ? std::vector<Shape>{{1, 1, 1, 8}}
-                : std::vector<Shape>{{16, 8, 4, 8}, {4, 32, 1, 4}, {2, 16, 2, 8}, {8, 16, 1, 8}};
+                : std::vector<Shape>{{8, 8, 4, 8}, {4, 32, 1, 4}, {2, 16, 2, 8}, {8, 16, 1, 8}};
   for_each_value_type([&](auto v) {
     using T = decltype(v);
+    // The built-in 16-bit shape (16 team threads x 8 lanes, K = 8) for the types with float
+    // weights; with double weights its team scratch leaves no room for the launch bounds' 7 teams
+    // per multiprocessor (refused: NWayForcedShapeAboveLaunchBoundsIsRefused).
+    std::vector<Shape> type_shapes = shapes;
+    if (!host_like && sizeof(typename MergeAttn::Impl::ValueTraits<T>::compute_type) <= 4)
+      type_shapes.push_back({16, 8, 4, 8});
     std::uint64_t seed = 7100;
     for (std::int64_t S : {1, 3, 5, 17, 32, 33, 55})
       for (std::int64_t d : {36, 64}) {
@@ -329,7 +365,7 @@ TYPED_TEST(MergeMany, NWayLanePairsShapesGiveTheSameBits) {
                                 value_type_name<T>();
         const auto built_in =
             run_nway_checked<TypeParam, T, Kokkos::LayoutRight>(p, {}, true, ctx + " auto");
-        for (const Shape& shape : shapes) {
+        for (const Shape& shape : type_shapes) {
           const std::string sctx = ctx + " team " + std::to_string(shape.team_size) + " vector " +
                                    std::to_string(shape.vector_length) + " pairs_per_thread " +
                                    std::to_string(shape.pairs_per_thread);

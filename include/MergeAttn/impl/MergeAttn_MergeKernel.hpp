@@ -1039,8 +1039,23 @@ class MergeFunctor {
   HostRowIsa m_row_isa = HostRowIsa::portable;  // host spaces: the CPU's row code
 };
 
-/// Threads per team of the N-state forms on GPU-like spaces (their launch bounds).
+/// Threads per team and teams per multiprocessor of the N-state forms on GPU-like spaces (their
+/// launch bounds).
 constexpr int nway_max_team_threads = 128;
+constexpr int nway_min_teams_per_sm = 7;
+
+/// Bytes of shared memory per team left for Kokkos' own use when MergeAttn sizes team scratch
+/// against a multiprocessor's shared memory.
+constexpr std::int64_t kokkos_shared_margin = 512;
+
+/// Teams with `team_scratch` bytes of team scratch each that fit into `shared_per_sm` bytes of
+/// shared memory, each block also holding `reserved_per_block` bytes for the driver (CUDA:
+/// cudaDeviceProp::reservedSharedMemPerBlock) and kokkos_shared_margin.
+constexpr std::int64_t teams_per_shared_memory(const std::int64_t shared_per_sm,
+                                               const std::int64_t reserved_per_block,
+                                               const std::int64_t team_scratch) {
+  return shared_per_sm / (team_scratch + reserved_per_block + kokkos_shared_margin);
+}
 
 /// How a launch maps pairs onto the hardware. GPU-like spaces (memory not host accessible): vector
 /// lanes over the packs of a row, several pairs per team, token groups of one warp's team threads;
@@ -1135,12 +1150,46 @@ void launch_merge_as(const ExecSpace& exec, const OutputView& output,
                 static_cast<int>(sizeof(typename functor_type::value_type)),
                 functor.vector_iterations(), functor.num_tokens(),
                 static_cast<std::int64_t>(output.extent(1)), states.uniform_count());
+  const auto shape_text = [&] {
+    return "(team_size " + std::to_string(shape.team_size) + " x vector_length " +
+           std::to_string(shape.vector_length) + ", pairs_per_thread " +
+           std::to_string(shape.pairs_per_thread) + ")";
+  };
+  if (shape.team_size < 1 || shape.vector_length < 1)
+    throw std::invalid_argument(
+        "MergeAttn::Impl::launch_merge: a launch shape needs at least one thread and one lane " +
+        shape_text());
+  constexpr bool host_like =
+      Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
+  if (!host_like && std::int64_t(shape.team_size) * shape.vector_length > 1024)
+    throw std::invalid_argument(
+        "MergeAttn::Impl::launch_merge: a GPU team has at most 1024 threads " + shape_text());
+  if (functor_type::weight_cache &&
+      std::int64_t(shape.team_size) * shape.vector_length > nway_max_team_threads)
+    throw std::invalid_argument(
+        "MergeAttn::Impl::launch_merge: an N-state launch shape has at most " +
+        std::to_string(nway_max_team_threads) + " threads per team " + shape_text());
   const int asked = shape.pairs_per_thread;
   // LanePairs moves whole packs only: rows with tail elements run as two pairs per thread.
   const bool whole_packs = functor.num_packs() == functor.vector_iterations();
-  const int lane_k = (functor_type::lane_pairs && whole_packs) || functor_type::weight_cache
-                         ? (asked == 4 || asked == 8 ? asked : 0)
-                         : 0;
+  int lane_k = (functor_type::lane_pairs && whole_packs) || functor_type::weight_cache
+                   ? (asked == 4 || asked == 8 ? asked : 0)
+                   : 0;
+#if defined(KOKKOS_ENABLE_CUDA)
+  if constexpr (std::is_same<ExecSpace, Kokkos::Cuda>::value && functor_type::weight_cache) {
+    // The N-state LanePairs form needs its K pairs' weight caches in team scratch for
+    // nway_min_teams_per_sm teams per multiprocessor (the launch bounds); a built-in shape runs as
+    // two pairs per thread where the device has less shared memory (e.g. 100 KB per SM: a team of
+    // 16 threads with K = 8 and float weights takes ~20 KB); a forced shape is refused below.
+    const cudaDeviceProp& prop = exec.cuda_device_prop();
+    if (lane_k > 0 && shape_override == nullptr &&
+        teams_per_shared_memory(std::int64_t(prop.sharedMemPerMultiprocessor),
+                                std::int64_t(prop.reservedSharedMemPerBlock),
+                                std::int64_t(functor_type::scratch_bytes(
+                                    shape.team_size, lane_k))) < nway_min_teams_per_sm)
+      lane_k = 0;
+  }
+#endif
   const int k = lane_k > 0 ? lane_k : asked >= 2 ? 2 : 1;
   // LanePairs: a team thread's K slots are K consecutive tokens of one head.
   functor.set_tokens_per_group(lane_k > 0 ? shape.tokens_per_group * lane_k
@@ -1156,13 +1205,14 @@ void launch_merge_as(const ExecSpace& exec, const OutputView& output,
     const std::int64_t team_threads = std::int64_t(shape.team_size) * shape.vector_length;
     if (shape.max_resident_threads > 0 && team_threads > 0) {
       // Team scratch that lets at most max_resident_threads / team_threads teams share a
-      // multiprocessor (within the default per-team limit; 512 bytes left for Kokkos' own).
+      // multiprocessor (within the default per-team limit; the inverse of
+      // teams_per_shared_memory).
       const cudaDeviceProp& prop = exec.cuda_device_prop();
       const std::int64_t teams =
           std::max<std::int64_t>(1, shape.max_resident_threads / team_threads);
       const std::int64_t pad = std::int64_t(prop.sharedMemPerMultiprocessor) / teams -
-                               std::int64_t(prop.reservedSharedMemPerBlock) - 512;
-      const std::int64_t cap = std::int64_t(prop.sharedMemPerBlock) - 512;
+                               std::int64_t(prop.reservedSharedMemPerBlock) - kokkos_shared_margin;
+      const std::int64_t cap = std::int64_t(prop.sharedMemPerBlock) - kokkos_shared_margin;
       const std::int64_t want = std::min(pad, cap);
       if (want > std::int64_t(scratch)) scratch = static_cast<std::size_t>(want);
     }
@@ -1173,41 +1223,34 @@ void launch_merge_as(const ExecSpace& exec, const OutputView& output,
   // bf16 16384x32x128 S4 61.7 -> 63.3 % of copy, S8 71.4 -> 72.8, S16 75.1 -> 74.1, 4096 tokens
   // S64 51.3 -> 56.4; float unchanged). Their launch shapes take at most 128 threads per team.
   using Bounds =
-      std::conditional_t<functor_type::weight_cache, Kokkos::LaunchBounds<nway_max_team_threads, 7>,
+      std::conditional_t<functor_type::weight_cache,
+                         Kokkos::LaunchBounds<nway_max_team_threads, nway_min_teams_per_sm>,
                          Kokkos::LaunchBounds<0, 0>>;
-  if (functor_type::weight_cache &&
-      std::int64_t(shape.team_size) * shape.vector_length > nway_max_team_threads)
-    throw std::invalid_argument(
-        "MergeAttn::Impl::launch_merge: an N-state launch shape has at most " +
-        std::to_string(nway_max_team_threads) + " threads per team (team_size " +
-        std::to_string(shape.team_size) + " x vector_length " +
-        std::to_string(shape.vector_length) + ")");
-  if constexpr (functor_type::lane_pairs || functor_type::weight_cache) {
-    if (lane_k > 0) {
-      auto run = [&](auto tag) {
-        Kokkos::TeamPolicy<ExecSpace, Bounds, decltype(tag)> policy(
-            exec, league_size, shape.team_size, shape.vector_length);
-        policy.set_scratch_size(0, Kokkos::PerTeam(scratch));
-        Kokkos::parallel_for("MergeAttn::merge_attn_states", policy, functor);
-      };
-      if (lane_k == 8)
-        run(LanePairs<8>{});
-      else
-        run(LanePairs<4>{});
-      return;
+  // One launch in the pair form `tag`. A forced shape the kernel cannot take on this device (its
+  // registers, its team scratch, the launch bounds) is refused with std::invalid_argument before
+  // the launch, rather than by Kokkos' runtime error from inside parallel_for; built-in shapes
+  // skip the query (small launches: no host work beyond the launch itself).
+  const auto run = [&](auto tag) {
+    Kokkos::TeamPolicy<ExecSpace, Bounds, decltype(tag)> policy(exec, league_size, shape.team_size,
+                                                                shape.vector_length);
+    if (scratch > 0) policy.set_scratch_size(0, Kokkos::PerTeam(scratch));
+    if (shape_override != nullptr) {
+      const int most = policy.team_size_max(functor, Kokkos::ParallelForTag());
+      if (shape.team_size > most)
+        throw std::invalid_argument(
+            "MergeAttn::Impl::launch_merge: this kernel takes at most " + std::to_string(most) +
+            " team threads with vector_length " + std::to_string(shape.vector_length) + " and " +
+            std::to_string(scratch) + " bytes of team scratch on this device " + shape_text());
     }
-  }
-  if (k == 2) {
-    Kokkos::TeamPolicy<ExecSpace, Bounds, PairsPerThread<2>> policy(
-        exec, league_size, shape.team_size, shape.vector_length);
-    if (scratch > 0) policy.set_scratch_size(0, Kokkos::PerTeam(scratch));
     Kokkos::parallel_for("MergeAttn::merge_attn_states", policy, functor);
-  } else {
-    Kokkos::TeamPolicy<ExecSpace, Bounds, PairsPerThread<1>> policy(
-        exec, league_size, shape.team_size, shape.vector_length);
-    if (scratch > 0) policy.set_scratch_size(0, Kokkos::PerTeam(scratch));
-    Kokkos::parallel_for("MergeAttn::merge_attn_states", policy, functor);
+  };
+  if constexpr (functor_type::lane_pairs || functor_type::weight_cache) {
+    if (lane_k > 0) return lane_k == 8 ? run(LanePairs<8>{}) : run(LanePairs<4>{});
   }
+  if (k == 2)
+    run(PairsPerThread<2>{});
+  else
+    run(PairsPerThread<1>{});
 }
 
 /// Launches the merge of `states` into `output` (and `output_lse`) on `exec`: the 2-way fast path
