@@ -376,17 +376,27 @@ void register_sweep() {
           ls.prefetch_rows = pf;
           reg(shape_label(ls), &ls);
         }
-    // Twice the lanes (fewer packs per lane: fewer dependent row loads per pair), one pair per
-    // thread: the small launches' latency chain.
-    if (2 * def.vector_length <= 32) {
-      MergeAttn::Impl::LaunchShape ls = def;
-      ls.vector_length *= 2;
-      ls.team_size = 128 / ls.vector_length;
-      ls.tokens_per_group = std::min<std::int64_t>(def.tokens_per_group, 32 / ls.vector_length);
-      while (ls.team_size > 1 && ls.team_size / 2 >= s.tokens * s.heads) ls.team_size /= 2;
-      ls.pairs_per_thread = 1;
-      ls.prefetch_rows = false;
-      reg(shape_label(ls), &ls);
+    // Other lane counts (twice the lanes: fewer dependent row loads per pair, the small launches'
+    // latency chain; the packs per lane of the large launches) and teams of 256 threads, one or two
+    // pairs per thread, with and without the prefetch. GPU-like spaces only: hosts run one-thread
+    // teams.
+    constexpr bool host_like = Kokkos::SpaceAccessibility<Kokkos::HostSpace, Mem>::accessible;
+    for (int v : {8, 16, 32}) {
+      for (int threads : {128, 256}) {
+        if (host_like || (v == def.vector_length && threads == 128)) continue;  // see above
+        for (int k : {1, 2})
+          for (bool pf : {false, true}) {
+            MergeAttn::Impl::LaunchShape ls = def;
+            ls.vector_length = v;
+            ls.team_size = threads / v;
+            while (ls.team_size > 1 && ls.team_size / 2 >= s.tokens * s.heads) ls.team_size /= 2;
+            ls.tokens_per_group = std::min<std::int64_t>(def.tokens_per_group, 32 / v);
+            ls.pairs_per_thread = k;
+            ls.prefetch_rows = pf;
+            ls.max_resident_threads = 0;
+            reg(shape_label(ls), &ls);
+          }
+      }
     }
   }
 }
