@@ -380,22 +380,23 @@ void register_sweep() {
     // latency chain; the packs per lane of the large launches) and teams of 256 threads, one or two
     // pairs per thread, with and without the prefetch. GPU-like spaces only: hosts run one-thread
     // teams.
-    constexpr bool host_like = Kokkos::SpaceAccessibility<Kokkos::HostSpace, Mem>::accessible;
-    for (int v : {8, 16, 32}) {
-      for (int threads : {128, 256}) {
-        if (host_like || (v == def.vector_length && threads == 128)) continue;  // see above
-        for (int k : {1, 2})
-          for (bool pf : {false, true}) {
-            MergeAttn::Impl::LaunchShape ls = def;
-            ls.vector_length = v;
-            ls.team_size = threads / v;
-            while (ls.team_size > 1 && ls.team_size / 2 >= s.tokens * s.heads) ls.team_size /= 2;
-            ls.tokens_per_group = std::min<std::int64_t>(def.tokens_per_group, 32 / v);
-            ls.pairs_per_thread = k;
-            ls.prefetch_rows = pf;
-            ls.max_resident_threads = 0;
-            reg(shape_label(ls), &ls);
-          }
+    if constexpr (!Kokkos::SpaceAccessibility<Kokkos::HostSpace, Mem>::accessible) {
+      for (int v : {8, 16, 32}) {
+        for (int threads : {128, 256}) {
+          if (v == def.vector_length && threads == 128) continue;  // the loop above
+          for (int k : {1, 2})
+            for (bool pf : {false, true}) {
+              MergeAttn::Impl::LaunchShape ls = def;
+              ls.vector_length = v;
+              ls.team_size = threads / v;
+              while (ls.team_size > 1 && ls.team_size / 2 >= s.tokens * s.heads) ls.team_size /= 2;
+              ls.tokens_per_group = std::min<std::int64_t>(def.tokens_per_group, 32 / v);
+              ls.pairs_per_thread = k;
+              ls.prefetch_rows = pf;
+              ls.max_resident_threads = 0;
+              reg(shape_label(ls), &ls);
+            }
+        }
       }
     }
   }

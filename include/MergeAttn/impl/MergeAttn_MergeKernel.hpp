@@ -1159,9 +1159,7 @@ void launch_merge_as(const ExecSpace& exec, const OutputView& output,
     throw std::invalid_argument(
         "MergeAttn::Impl::launch_merge: a launch shape needs at least one thread and one lane " +
         shape_text());
-  constexpr bool host_like =
-      Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
-  if (!host_like && std::int64_t(shape.team_size) * shape.vector_length > 1024)
+  if (!functor_type::host_space && std::int64_t(shape.team_size) * shape.vector_length > 1024)
     throw std::invalid_argument(
         "MergeAttn::Impl::launch_merge: a GPU team has at most 1024 threads " + shape_text());
   if (functor_type::weight_cache &&
