@@ -183,6 +183,11 @@ void check_forced_shapes() {
                                      {4, 32, 1, 8},
                                      {32, 4, 8, 8, true},
                                      {2, 16, 2, 4, true},
+                                     // the row prefetch with one and two pairs per thread (the
+                                     // built-in 16-bit and float shapes at >= 2^17 pairs)
+                                     {8, 16, 2, 1, true},
+                                     {16, 8, 4, 2, true},
+                                     {4, 32, 1, 2, true},
                                      // at most 640 / 256 threads resident per multiprocessor
                                      {16, 8, 4, 8, true, 640},
                                      {4, 32, 1, 4, true, 256}};

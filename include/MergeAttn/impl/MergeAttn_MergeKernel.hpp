@@ -1076,11 +1076,11 @@ struct LaunchShape {
 };
 
 /// GPU mapping, from sweeps and profiles on the H200 (docs/perf/README.md): vector lanes over the
-/// 16-byte packs of a row, each lane moving about 2 packs (16-bit types) or 4 (float, double), at
-/// least 8 lanes, 128 threads per block; token groups as wide as the team threads of a warp (LSE
-/// sectors shared: the profile showed L2, not DRAM, as the limit); for large launches two pairs per
-/// thread or an L2 prefetch of the rows, by the work per lane. num_states: the states per token
-/// (2 for the 2-way merge, 0 when it varies per token).
+/// 16-byte packs of a row, each lane moving about 2 packs (16-bit types, float in the 2-way merge)
+/// or 4 (double, float with N states), at least 8 lanes, 128 threads per block; token groups as
+/// wide as the team threads of a warp (LSE sectors shared: the profile showed L2, not DRAM, as the
+/// limit); for large launches two pairs per thread or an L2 prefetch of the rows, by the work per
+/// lane. num_states: the states per token (2 for the 2-way merge, 0 when it varies per token).
 template <class ExecSpace>
 LaunchShape choose_launch_shape(const int value_size, const int vector_iters,
                                 const std::int64_t num_tokens, const std::int64_t num_heads,
@@ -1088,7 +1088,11 @@ LaunchShape choose_launch_shape(const int value_size, const int vector_iters,
   constexpr bool host_like =
       Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
   if (host_like) return {1, 1, 1, 1, false};
-  const int per_lane = value_size >= 4 ? 4 : 2;
+  // Float in the 2-way merge: 2 packs per lane too (16 lanes + the row prefetch at head size 128,
+  // 32 at 256: H200, same run, 65536x32x128 97 -> 101 % of copy, 65536x32x256 96 -> 102,
+  // 16384x8x256 92 -> 100). N states keep 4 (16 lanes measured 67-75 % against 85 %); double keeps
+  // 4 (not measured).
+  const int per_lane = value_size >= 8 || (value_size == 4 && num_states != 2) ? 4 : 2;
   // At least 8 lanes where the row has that many items: 4-lane teams measured 25 % slower.
   const int lanes_wanted =
       std::max((vector_iters + per_lane - 1) / per_lane, std::min(vector_iters, 8));
@@ -1227,10 +1231,16 @@ void launch_merge_as(const ExecSpace& exec, const OutputView& output,
   // One launch in the pair form `tag`. A forced shape the kernel cannot take on this device (its
   // registers, its team scratch, the launch bounds) is refused with std::invalid_argument before
   // the launch, rather than by Kokkos' runtime error from inside parallel_for; built-in shapes
-  // skip the query (small launches: no host work beyond the launch itself).
+  // skip the query (small launches: no host work beyond the launch itself). HintLightWeight: the
+  // functor travels as a kernel argument (CUDA: up to 4 KB) instead of through constant memory,
+  // which Kokkos uses from 512 bytes on and which costs an event wait on the host and a copy in the
+  // stream before every launch (the masked form with LayoutStride views is 504 bytes with Kokkos
+  // 3.4, so the default path would be one view away from it).
   const auto run = [&](auto tag) {
-    Kokkos::TeamPolicy<ExecSpace, Bounds, decltype(tag)> policy(exec, league_size, shape.team_size,
-                                                                shape.vector_length);
+    auto policy =
+        Kokkos::Experimental::require(Kokkos::TeamPolicy<ExecSpace, Bounds, decltype(tag)>(
+                                          exec, league_size, shape.team_size, shape.vector_length),
+                                      Kokkos::Experimental::WorkItemProperty::HintLightWeight);
     if (scratch > 0) policy.set_scratch_size(0, Kokkos::PerTeam(scratch));
     if (shape_override != nullptr) {
       const int most = policy.team_size_max(functor, Kokkos::ParallelForTag());
