@@ -326,10 +326,12 @@ TEST(MergeManyShape, TeamsPerSharedMemory) {
   // 16 * 8 * (35 * 4 + 2 * 8) = 19968 bytes; H200 / H100: 233472 bytes per multiprocessor ->
   // 233472 / (19968 + 1024 + 512) = 10.9 teams.
   EXPECT_EQ(teams_per_shared_memory(233472, 1024, 19968), 10);
-  // An sm_86 / sm_89 GPU, 102400 bytes per multiprocessor: 4.8 teams, fewer than the 7 the launch
-  // bounds ask, so the built-in shape runs as two pairs per thread there.
+  // An sm_86 / sm_89 GPU, 102400 bytes per multiprocessor: 4.8 teams, fewer than the 6 the launch
+  // bounds ask for 16-bit values (nway_min_teams), so the built-in shape runs as two pairs per
+  // thread there.
   EXPECT_EQ(teams_per_shared_memory(102400, 1024, 19968), 4);
-  // double weights: 16 * 8 * (35 * 8 + 2 * 8) = 37888 bytes -> 5.9 teams even on the H200.
+  // double weights: 16 * 8 * (35 * 8 + 2 * 8) = 37888 bytes -> 5.9 teams even on the H200 (the
+  // launch bounds of 8-byte values ask for 7).
   EXPECT_EQ(teams_per_shared_memory(233472, 1024, 37888), 5);
   EXPECT_EQ(teams_per_shared_memory(233472, 1024, 0), 152);
 }

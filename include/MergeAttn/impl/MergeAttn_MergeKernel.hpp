@@ -1044,6 +1044,21 @@ class MergeFunctor {
 constexpr int nway_max_team_threads = 128;
 constexpr int nway_min_teams_per_sm = 7;
 
+template <class Tag>
+struct IsLanePairs : std::false_type {};
+template <int K>
+struct IsLanePairs<LanePairs<K>> : std::true_type {};
+
+/// Teams per multiprocessor the launch bounds of an N-state form in pair form Tag ask for: 6 for
+/// the LanePairs form with 16-bit values (80 registers and no spills instead of 72 registers with
+/// 176 bytes of spill loads; H200, 16384x32x128 bf16, same run, six rounds: S4 73.9 -> 79.8 % of
+/// copy, S8 77.6 -> 81.1, S16 78.5 -> 80.7), nway_min_teams_per_sm otherwise (the two-pairs form
+/// with 64 states lost 5 points at 6).
+template <class ValueType, class Tag>
+constexpr int nway_min_teams() {
+  return sizeof(ValueType) == 2 && IsLanePairs<Tag>::value ? 6 : nway_min_teams_per_sm;
+}
+
 /// Bytes of shared memory per team left for Kokkos' own use when MergeAttn sizes team scratch
 /// against a multiprocessor's shared memory.
 constexpr std::int64_t kokkos_shared_margin = 512;
@@ -1180,15 +1195,16 @@ void launch_merge_as(const ExecSpace& exec, const OutputView& output,
 #if defined(KOKKOS_ENABLE_CUDA)
   if constexpr (std::is_same<ExecSpace, Kokkos::Cuda>::value && functor_type::weight_cache) {
     // The N-state LanePairs form needs its K pairs' weight caches in team scratch for
-    // nway_min_teams_per_sm teams per multiprocessor (the launch bounds); a built-in shape runs as
+    // nway_min_teams teams per multiprocessor (the launch bounds); a built-in shape runs as
     // two pairs per thread where the device has less shared memory (e.g. 100 KB per SM: a team of
     // 16 threads with K = 8 and float weights takes ~20 KB); a forced shape is refused below.
     const cudaDeviceProp& prop = exec.cuda_device_prop();
     if (lane_k > 0 && shape_override == nullptr &&
-        teams_per_shared_memory(std::int64_t(prop.sharedMemPerMultiprocessor),
-                                std::int64_t(prop.reservedSharedMemPerBlock),
-                                std::int64_t(functor_type::scratch_bytes(
-                                    shape.team_size, lane_k))) < nway_min_teams_per_sm)
+        teams_per_shared_memory(
+            std::int64_t(prop.sharedMemPerMultiprocessor),
+            std::int64_t(prop.reservedSharedMemPerBlock),
+            std::int64_t(functor_type::scratch_bytes(shape.team_size, lane_k))) <
+            nway_min_teams<typename functor_type::value_type, LanePairs<8>>())
       lane_k = 0;
   }
 #endif
@@ -1221,13 +1237,11 @@ void launch_merge_as(const ExecSpace& exec, const OutputView& output,
   }
 #endif
   // N-state forms on GPU-like spaces (weight cache): launch bounds of 128 threads per team and 7
-  // teams per multiprocessor, so at most 72 registers (bf16 80 -> 72, 43.75 % occupancy; H200:
-  // bf16 16384x32x128 S4 61.7 -> 63.3 % of copy, S8 71.4 -> 72.8, S16 75.1 -> 74.1, 4096 tokens
-  // S64 51.3 -> 56.4; float unchanged). Their launch shapes take at most 128 threads per team.
-  using Bounds =
-      std::conditional_t<functor_type::weight_cache,
-                         Kokkos::LaunchBounds<nway_max_team_threads, nway_min_teams_per_sm>,
-                         Kokkos::LaunchBounds<0, 0>>;
+  // teams per multiprocessor, so at most 72 registers (the two-pairs form for bf16: 80 -> 72,
+  // 43.75 % occupancy; H200: bf16 16384x32x128 S4 61.7 -> 63.3 % of copy, S8 71.4 -> 72.8, S16
+  // 75.1 -> 74.1, 4096 tokens S64 51.3 -> 56.4; float unchanged); 6 for the 16-bit LanePairs form
+  // (nway_min_teams). Their launch shapes take at most 128 threads per team.
+  using value_type = typename functor_type::value_type;
   // One launch in the pair form `tag`. A forced shape the kernel cannot take on this device (its
   // registers, its team scratch, the launch bounds) is refused with std::invalid_argument before
   // the launch, rather than by Kokkos' runtime error from inside parallel_for; built-in shapes
@@ -1237,6 +1251,10 @@ void launch_merge_as(const ExecSpace& exec, const OutputView& output,
   // stream before every launch (the masked form with LayoutStride views is 504 bytes with Kokkos
   // 3.4, so the default path would be one view away from it).
   const auto run = [&](auto tag) {
+    using Bounds = std::conditional_t<
+        functor_type::weight_cache,
+        Kokkos::LaunchBounds<nway_max_team_threads, nway_min_teams<value_type, decltype(tag)>()>,
+        Kokkos::LaunchBounds<0, 0>>;
     auto policy =
         Kokkos::Experimental::require(Kokkos::TeamPolicy<ExecSpace, Bounds, decltype(tag)>(
                                           exec, league_size, shape.team_size, shape.vector_length),
