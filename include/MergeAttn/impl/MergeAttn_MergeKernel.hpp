@@ -1236,12 +1236,6 @@ void launch_merge_as(const ExecSpace& exec, const OutputView& output,
     }
   }
 #endif
-  // N-state forms on GPU-like spaces (weight cache): launch bounds of 128 threads per team and 7
-  // teams per multiprocessor, so at most 72 registers (the two-pairs form for bf16: 80 -> 72,
-  // 43.75 % occupancy; H200: bf16 16384x32x128 S4 61.7 -> 63.3 % of copy, S8 71.4 -> 72.8, S16
-  // 75.1 -> 74.1, 4096 tokens S64 51.3 -> 56.4; float unchanged); 6 for the 16-bit LanePairs form
-  // (nway_min_teams). Their launch shapes take at most 128 threads per team.
-  using value_type = typename functor_type::value_type;
   // One launch in the pair form `tag`. A forced shape the kernel cannot take on this device (its
   // registers, its team scratch, the launch bounds) is refused with std::invalid_argument before
   // the launch, rather than by Kokkos' runtime error from inside parallel_for; built-in shapes
@@ -1251,9 +1245,15 @@ void launch_merge_as(const ExecSpace& exec, const OutputView& output,
   // stream before every launch (the masked form with LayoutStride views is 504 bytes with Kokkos
   // 3.4, so the default path would be one view away from it).
   const auto run = [&](auto tag) {
+    // N-state forms on GPU-like spaces (weight cache): launch bounds of 128 threads per team and 7
+    // teams per multiprocessor, so at most 72 registers (the two-pairs form for bf16: 80 -> 72,
+    // 43.75 % occupancy; H200: bf16 16384x32x128 S4 61.7 -> 63.3 % of copy, S8 71.4 -> 72.8, S16
+    // 75.1 -> 74.1, 4096 tokens S64 51.3 -> 56.4; float unchanged); 6 for the 16-bit LanePairs
+    // form (nway_min_teams). Their launch shapes take at most 128 threads per team.
     using Bounds = std::conditional_t<
         functor_type::weight_cache,
-        Kokkos::LaunchBounds<nway_max_team_threads, nway_min_teams<value_type, decltype(tag)>()>,
+        Kokkos::LaunchBounds<nway_max_team_threads,
+                             nway_min_teams<typename functor_type::value_type, decltype(tag)>()>,
         Kokkos::LaunchBounds<0, 0>>;
     auto policy =
         Kokkos::Experimental::require(Kokkos::TeamPolicy<ExecSpace, Bounds, decltype(tag)>(
