@@ -353,9 +353,9 @@ std::string shape_label(const MergeAttn::Impl::LaunchShape& ls) {
 // of G, K pairs per thread, L2 row prefetch.
 template <class T>
 void register_sweep() {
-  const Shape shapes[] = {{65536, 32, 128}, {16384, 32, 576}, {65536, 32, 64}, {4096, 32, 64},
-                          {16384, 8, 64},   {4096, 128, 576}, {1024, 32, 128}, {256, 32, 128},
-                          {64, 32, 128},    {1, 32, 128}};
+  const Shape shapes[] = {{65536, 32, 128}, {16384, 32, 576}, {65536, 32, 64},  {16384, 32, 64},
+                          {4096, 32, 64},   {16384, 8, 64},   {4096, 128, 576}, {1024, 32, 128},
+                          {256, 32, 128},   {64, 32, 128},    {1, 32, 128}};
   for (const Shape& s : shapes) {
     const std::string base = std::string("sweep/") + type_name<T>() + "/" + shape_name(s) + "/";
     auto reg = [&](const std::string& name, const MergeAttn::Impl::LaunchShape* ls) {
@@ -376,6 +376,15 @@ void register_sweep() {
           ls.prefetch_rows = pf;
           reg(shape_label(ls), &ls);
         }
+    // The built-in LanePairs shape under other caps on the threads resident per multiprocessor
+    // (0: none; the cap keeps prefetched rows in L2 on large launches, and can add a partial wave
+    // to launches of a few waves).
+    if (def.max_resident_threads > 0)
+      for (int cap : {0, 768, 1024, 1280}) {
+        MergeAttn::Impl::LaunchShape ls = def;
+        ls.max_resident_threads = cap;
+        reg(shape_label(ls) + "_cap" + std::to_string(cap), &ls);
+      }
     // Other lane counts (twice the lanes: fewer dependent row loads per pair, the small launches'
     // latency chain; the packs per lane of the large launches) and teams of 256 threads, one or two
     // pairs per thread, with and without the prefetch. GPU-like spaces only: hosts run one-thread
