@@ -1114,9 +1114,10 @@ LaunchShape choose_launch_shape(const int value_size, const int vector_iters,
   LaunchShape shape{128, 1, 1, 1, false};
   while (shape.vector_length < lanes_wanted && shape.vector_length < 32) shape.vector_length *= 2;
   // Small 2-way launches (at most 2^15 packs and tail items in all: latency, not bandwidth): a
-  // whole warp per pair, at most one item per lane, the shortest chain per warp (H200, 3 rounds,
-  // time / plain CUDA kernel, median over heads 8-128 and head sizes 64-576: 1 token bf16 1.23 ->
-  // 1.19, half 1.24 -> 1.21, float 1.24 -> 1.18; 16 tokens -0.01..-0.03; 64 tokens within noise).
+  // whole warp per pair, the fewest items per lane (one up to 32 items per row), the shortest
+  // chain of dependent instructions per warp (H200, 3 rounds, time / plain CUDA kernel, median
+  // over heads 8-128 and head sizes 64-576: 1 token bf16 1.23 -> 1.19, half 1.24 -> 1.21, float
+  // 1.24 -> 1.18; 16 tokens -0.01..-0.03; 64 tokens within noise).
   if (num_states == 2 && num_tokens * num_heads * vector_iters <= (std::int64_t(1) << 15))
     shape.vector_length = 32;
   shape.team_size = 128 / shape.vector_length;
