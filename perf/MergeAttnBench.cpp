@@ -304,18 +304,34 @@ void register_with_shape(const std::string& name, const MergeAttn::Impl::LaunchS
                          Bench bench) {
   std::optional<MergeAttn::Impl::LaunchShape> copy;
   if (ls != nullptr) copy = *ls;
-  benchmark::RegisterBenchmark(
-      name.c_str(), [bench, copy](benchmark::State& st) { bench(st, copy ? &*copy : nullptr); })
+  // A forced shape this device cannot run (launch_merge refuses it before launching) is reported
+  // as that benchmark's error; the others still run.
+  benchmark::RegisterBenchmark(name.c_str(),
+                               [bench, copy](benchmark::State& st) {
+                                 try {
+                                   bench(st, copy ? &*copy : nullptr);
+                                 } catch (const std::invalid_argument& e) {
+                                   st.SkipWithError(e.what());
+                                 }
+                               })
       ->UseManualTime()
       ->Unit(benchmark::kMicrosecond)
       ->MinTime(0.05);
 }
 
-// --sweep, N-way: forced launch shapes for S states (prefetch of the rows, lanes per row).
+// A forced launch shape's name in the sweep: team<T>xvec<V>_g<G>_k<K>[_pf].
+std::string shape_label(const MergeAttn::Impl::LaunchShape& ls) {
+  return "team" + std::to_string(ls.team_size) + "xvec" + std::to_string(ls.vector_length) + "_g" +
+         std::to_string(ls.tokens_per_group) + "_k" + std::to_string(ls.pairs_per_thread) +
+         (ls.prefetch_rows ? "_pf" : "");
+}
+
+// --sweep, N-way: forced launch shapes for S states (lanes per row, pairs per team thread: 1, 2,
+// or 8 = the LanePairs form); "auto" is the built-in choice.
 template <class T>
 void register_nway_sweep() {
-  for (std::int64_t S : {4, 8, 16}) {
-    const Shape s{16384, 32, 128};
+  for (std::int64_t S : {4, 8, 16, 64}) {
+    const Shape s = S > 16 ? Shape{4096, 32, 128} : Shape{16384, 32, 128};
     const std::string base = std::string("nway-sweep/") + type_name<T>() + "/S" +
                              std::to_string(S) + "/" + shape_name(s) + "/";
     auto reg = [&](const std::string& name, const MergeAttn::Impl::LaunchShape* ls) {
@@ -326,26 +342,19 @@ void register_nway_sweep() {
     };
     reg("auto", nullptr);
     const MergeAttn::Impl::LaunchShape def = MergeAttn::Impl::choose_launch_shape<Exec>(
-        int(sizeof(T)), int(s.head_size / (16 / sizeof(T))), s.tokens, s.heads);
+        int(sizeof(T)), int(s.head_size / (16 / sizeof(T))), s.tokens, s.heads, S);
     for (int vec : {def.vector_length / 2, def.vector_length, def.vector_length * 2})
-      for (bool pf : {false, true}) {
+      for (int k : {1, 2, 8}) {
         if (vec < 1 || vec > 32) continue;
         MergeAttn::Impl::LaunchShape ls = def;
         ls.vector_length = vec;
         ls.team_size = 128 / vec;
         ls.tokens_per_group = 32 / vec;
-        ls.pairs_per_thread = 1;
-        ls.prefetch_rows = pf;
-        reg("vec" + std::to_string(vec) + (pf ? "_pf" : ""), &ls);
+        ls.pairs_per_thread = k;
+        ls.prefetch_rows = false;  // 2-way forms only
+        reg(shape_label(ls), &ls);
       }
   }
-}
-
-// A forced 2-way launch shape's name in the sweep: team<T>xvec<V>_g<G>_k<K>[_pf].
-std::string shape_label(const MergeAttn::Impl::LaunchShape& ls) {
-  return "team" + std::to_string(ls.team_size) + "xvec" + std::to_string(ls.vector_length) + "_g" +
-         std::to_string(ls.tokens_per_group) + "_k" + std::to_string(ls.pairs_per_thread) +
-         (ls.prefetch_rows ? "_pf" : "");
 }
 
 // --sweep: the same merges with forced launch shapes (tuning the GPU mapping): "auto" is the
@@ -367,7 +376,10 @@ void register_sweep() {
     reg("auto", nullptr);
     const MergeAttn::Impl::LaunchShape def = MergeAttn::Impl::choose_launch_shape<Exec>(
         int(sizeof(T)), int(s.head_size / (16 / sizeof(T))), s.tokens, s.heads);
-    for (int g : {1, 32 / def.vector_length})
+    // Token groups of 1 and of a warp's team threads (one value when a pair takes the whole warp).
+    std::vector<int> groups{1};
+    if (32 / def.vector_length > 1) groups.push_back(32 / def.vector_length);
+    for (int g : groups)
       for (int k : {1, 2, 4, 8})
         for (bool pf : {false, true}) {
           MergeAttn::Impl::LaunchShape ls = def;

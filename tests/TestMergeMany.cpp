@@ -336,6 +336,50 @@ TEST(MergeManyShape, TeamsPerSharedMemory) {
   EXPECT_EQ(teams_per_shared_memory(233472, 1024, 0), 152);
 }
 
+// The N-state weight cache on GPU-like spaces (the forms other than LanePairs): as many states as
+// the launch has, at most 1 KB of LSEs and weights per team thread (128 states with float weights,
+// 64 with double ones), the most when the count varies per token (variable length); its team
+// scratch follows. Host spaces keep none. (Beyond it the kernel reloads LSEs and recomputes
+// weights: the S = 133 and 1024 cases above.)
+template <class Exec, class T>
+void check_weight_cache(const std::int64_t S, const int want) {
+  using Mem = DeviceMemory<Exec>;
+  using Out = Kokkos::View<T***, Kokkos::LayoutRight, Mem>;
+  using States = Kokkos::View<T****, Kokkos::LayoutRight, Mem>;
+  using Lse = Kokkos::View<float***, Kokkos::LayoutRight, Mem>;
+  using Stacked = MergeAttn::Impl::StackedStates<States, Lse>;
+  using F = MergeAttn::Impl::MergeFunctor<Exec, Out, MergeAttn::Impl::NoOutputLse, Stacked, true>;
+  const Out out("out", 2, 1, 8);
+  const F f(out, {}, Stacked{States("states", S, 2, 1, 8), Lse("lse", S, 1, 2)}, {});
+  EXPECT_EQ(f.cache_states(), want) << "S = " << S << " " << value_type_name<T>();
+  EXPECT_EQ(f.scratch_bytes(16, 0), want == 0 ? 0 : F::scratch_view::shmem_size(16, 2 * want))
+      << "S = " << S << " " << value_type_name<T>();
+}
+
+TYPED_TEST(MergeMany, WeightCacheHoldsTheLaunchStates) {
+  constexpr bool host_like =
+      Kokkos::SpaceAccessibility<Kokkos::HostSpace, DeviceMemory<TypeParam>>::accessible;
+  const auto want = [&](const std::int64_t S, const std::int64_t most) {
+    return host_like ? 0 : static_cast<int>(std::min(S, most));
+  };
+  for (std::int64_t S : {3, 64, 65, 128, 129, 1024}) {
+    check_weight_cache<TypeParam, float>(S, want(S, 128));
+    check_weight_cache<TypeParam, MergeAttn::bfloat16_t>(S, want(S, 128));
+    check_weight_cache<TypeParam, double>(S, want(S, 64));
+  }
+  using Mem = DeviceMemory<TypeParam>;
+  using Out = Kokkos::View<float***, Kokkos::LayoutRight, Mem>;
+  using Packed = Kokkos::View<float***, Kokkos::LayoutRight, Mem>;
+  using Lse = Kokkos::View<float**, Kokkos::LayoutRight, Mem>;
+  using Indptr = Kokkos::View<std::int64_t*, Mem>;
+  using Varlen = MergeAttn::Impl::VarlenStates<Packed, Lse, Indptr>;
+  using F =
+      MergeAttn::Impl::MergeFunctor<TypeParam, Out, MergeAttn::Impl::NoOutputLse, Varlen, true>;
+  const F f(Out("out", 2, 1, 8), {},
+            Varlen{Packed("packed", 5, 1, 8), Lse("lse", 1, 5), Indptr("indptr", 3)}, {});
+  EXPECT_EQ(f.cache_states(), host_like ? 0 : 128);
+}
+
 // N states with forced launch shapes (on GPUs the LanePairs form: K consecutive tokens of a head
 // per team thread, the K pairs' weights one per vector lane, then the rows pair by pair): against
 // the reference, and bit for bit the built-in shape's results (the same formulas in the same

@@ -138,6 +138,10 @@ struct StackedStates {
                                                const std::int64_t h) const {
     return &states(i, t, h, 0);
   }
+  // Elements from a state's row to the next state's row of the same pair.
+  KOKKOS_INLINE_FUNCTION std::int64_t state_stride() const {
+    return static_cast<std::int64_t>(states.stride(0));
+  }
   KOKKOS_INLINE_FUNCTION value_type value(const std::int64_t i, const std::int64_t t,
                                           const std::int64_t h, const int d) const {
     return states(i, t, h, d);
@@ -175,6 +179,9 @@ struct VarlenStates {
   KOKKOS_INLINE_FUNCTION const value_type* row(const std::int64_t i, std::int64_t,
                                                const std::int64_t h) const {
     return &states(i, h, 0);
+  }
+  KOKKOS_INLINE_FUNCTION std::int64_t state_stride() const {
+    return static_cast<std::int64_t>(states.stride(0));
   }
   KOKKOS_INLINE_FUNCTION value_type value(const std::int64_t i, std::int64_t, const std::int64_t h,
                                           const int d) const {
@@ -221,31 +228,41 @@ class MergeFunctor {
                 "MergeAttn::Impl::MergeFunctor: a States policy has 2 states or a per-token count");
   static constexpr int cached = fixed > 0 ? fixed : 1;  // LSEs and weights kept in registers
   // N-state forms on GPUs: each team thread keeps the LSEs and the weights of a pair's first
-  // cache_states states in team scratch (loaded and computed once, one state per vector lane)
+  // cache_states() states in team scratch (loaded and computed once, one state per vector lane)
   // instead of every lane reloading them and recomputing an exponential per state and pack; later
-  // states are reloaded and recomputed.
+  // states are reloaded and recomputed, and their row loads wait on an LSE load first (H200,
+  // 4096x32x128 S64 with 32 cached states: bf16 56 % of copy, float 68 %; with all 64: 73 and 84).
+  // As many as the launch's states (any count when it varies per token), at most
+  // max_cache_states: 1 KB per team thread (16 KB per team of 16 threads).
   static constexpr bool weight_cache = fixed == 0 && !host_space;
-  static constexpr int cache_states = 32;
+  static constexpr int max_cache_states = 512 / static_cast<int>(sizeof(compute_type));
+  // The LanePairs<K> form's weight cache per pair (K of them per team thread; chosen for up to 16
+  // states).
+  static constexpr int lane_cache_states = 32;
   using scratch_view =
       Kokkos::View<compute_type**, Kokkos::LayoutRight, typename ExecSpace::scratch_memory_space,
                    Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
   // The LanePairs<K> form keeps lane_pair_fields values per pair in team scratch.
   static constexpr int lane_pair_fields = 3;  // weight 0, weight 1, PairCode
   static constexpr bool lane_pairs = fixed == 2 && !host_space && UsePacks;
-  // The N-state LanePairs<K> form keeps per pair the first cache_states weights and m, inv, fill
-  // (compute type) and the RowMode and arg (64-bit).
-  static constexpr int lane_weight_fields = cache_states + 3;
+  // The N-state LanePairs<K> form keeps per pair the first lane_cache_states weights and m, inv,
+  // fill (compute type) and the RowMode and arg (64-bit).
+  static constexpr int lane_weight_fields = lane_cache_states + 3;
   using index_scratch_view =
       Kokkos::View<std::int64_t**, Kokkos::LayoutRight, typename ExecSpace::scratch_memory_space,
                    Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
-  static std::size_t scratch_bytes(const int team_size, const int lane_pairs_per_thread) {
+  /// Team scratch of a launch with `team_size` team threads, `lane_pairs_per_thread` > 0 for the
+  /// LanePairs<K> form.
+  std::size_t scratch_bytes(const int team_size, const int lane_pairs_per_thread) const {
     if (lane_pairs && lane_pairs_per_thread > 0)
       return scratch_view::shmem_size(team_size, lane_pair_fields * lane_pairs_per_thread);
     if (weight_cache && lane_pairs_per_thread > 0)
       return scratch_view::shmem_size(team_size, lane_weight_fields * lane_pairs_per_thread) +
              index_scratch_view::shmem_size(team_size, 2 * lane_pairs_per_thread);
-    return weight_cache ? scratch_view::shmem_size(team_size, 2 * cache_states) : 0;
+    return weight_cache ? scratch_view::shmem_size(team_size, 2 * m_cache_states) : 0;
   }
+  /// States whose LSEs and weights a team thread of the other N-state forms keeps in team scratch.
+  int cache_states() const { return m_cache_states; }
 
   struct alignas(pack_bytes) Pack {
     value_type v[pack_size];
@@ -264,6 +281,10 @@ class MergeFunctor {
                                 : m_head_size),
         m_lse(conv) {
     if constexpr (host_space) m_row_isa = host_row_isa();
+    if constexpr (weight_cache) {
+      const std::int64_t s = states.uniform_count();
+      m_cache_states = s > 0 && s < max_cache_states ? static_cast<int>(s) : max_cache_states;
+    }
     set_tokens_per_group(1);
   }
 
@@ -386,7 +407,7 @@ class MergeFunctor {
          first < m_num_slots; first += step) {
       compute_type* cache = nullptr;
       if constexpr (weight_cache) {
-        const scratch_view sv(team.team_scratch(0), team.team_size(), 2 * cache_states);
+        const scratch_view sv(team.team_scratch(0), team.team_size(), 2 * m_cache_states);
         cache = &sv(team.team_rank(), 0);
       }
       std::int64_t t[K], h[K];
@@ -561,11 +582,11 @@ class MergeFunctor {
           }
           compute_type* f = fields + lane_weight_fields * k;
           Weights wt;
-          start_weights(wt, t, f, f);
+          start_weights(wt, t, f, f, lane_cache_states);
           nway_weights<false>(team, wt, t, h);
-          f[cache_states] = wt.m;
-          f[cache_states + 1] = wt.inv;
-          f[cache_states + 2] = wt.fill;
+          f[lane_cache_states] = wt.m;
+          f[lane_cache_states + 1] = wt.inv;
+          f[lane_cache_states + 2] = wt.fill;
           index[2 * k] = static_cast<std::int64_t>(wt.mode);
           index[2 * k + 1] = wt.arg;
           if constexpr (has_output_lse)
@@ -577,12 +598,12 @@ class MergeFunctor {
           const std::int64_t t = t0 + k;
           compute_type* f = fields + lane_weight_fields * k;
           Weights wt;
-          start_weights(wt, t, f, f);
+          start_weights(wt, t, f, f, lane_cache_states);
           wt.mode = static_cast<RowMode>(index[2 * k]);
           wt.arg = index[2 * k + 1];
-          wt.m = f[cache_states];
-          wt.inv = f[cache_states + 1];
-          wt.fill = f[cache_states + 2];
+          wt.m = f[lane_cache_states];
+          wt.inv = f[lane_cache_states + 1];
+          wt.fill = f[lane_cache_states + 2];
           merge_mode_row(team, t, h, wt);
         }
       });
@@ -645,22 +666,23 @@ class MergeFunctor {
     std::int64_t first, count, arg;
     compute_type m, inv, fill, lse;
     compute_type w[cached];  // two states: both weights
-    compute_type* cache;     // weight_cache: the first cache_states weights, -1 when empty
-    compute_type* staged;    // weight_cache: the first cache_states LSEs (+inf read as -inf)
+    compute_type* cache;     // weight_cache: the first cap weights, -1 when empty
+    compute_type* staged;    // weight_cache: the first cap LSEs (+inf read as -inf)
+    int cap;                 // weight_cache: the states cache and staged hold
   };
 
-  // N states: state i's LSE, staged in team scratch (first cache_states states) or loaded.
+  // N states: state i's LSE, staged in team scratch (the first wt.cap states) or loaded.
   KOKKOS_INLINE_FUNCTION compute_type staged_lse(const Weights& wt, const std::int64_t i,
                                                  const std::int64_t t, const std::int64_t h) const {
     if constexpr (weight_cache)
-      if (i < cache_states) return wt.staged[i];
+      if (i < wt.cap) return wt.staged[i];
     return lse_of(wt.first + i, t, h);
   }
 
-  // A Weights before its computation: pair (t, h)'s states, nothing found yet; cache and staged as
-  // Weights describes them.
+  // A Weights before its computation: pair (t, h)'s states, nothing found yet; cache, staged and
+  // cap as Weights describes them.
   KOKKOS_INLINE_FUNCTION void start_weights(Weights& wt, const std::int64_t t, compute_type* cache,
-                                            compute_type* staged) const {
+                                            compute_type* staged, const int cap) const {
     wt.first = m_states.first(t);
     wt.count = fixed > 0 ? fixed : m_states.count(t);
     wt.arg = -1;
@@ -669,6 +691,7 @@ class MergeFunctor {
     wt.fill = 0;
     wt.cache = cache;
     wt.staged = staged;
+    wt.cap = cap;
   }
 
   // Calls f(i) for i < n: Lanes, the vector lanes of the team thread (one i per lane); otherwise
@@ -694,10 +717,10 @@ class MergeFunctor {
     bool nan = wt.count < 0;
     std::int64_t live = 0;
     const int n = static_cast<int>(!weight_cache || wt.count < 0 ? 0
-                                   : wt.count < cache_states     ? wt.count
-                                                                 : cache_states);
+                                   : wt.count < wt.cap           ? wt.count
+                                                                 : wt.cap);
     if constexpr (weight_cache) {
-      // The first cache_states LSEs into team scratch: their loads in flight together, and the
+      // The first wt.cap LSEs into team scratch: their loads in flight together, and the
       // passes below read them from there (loading them state by state in each pass left the
       // thread waiting on every load: 22 % of the stall samples of bf16 S = 8 on the H200; staged:
       // float S4-S16 79 -> 88-91 % of copy, bf16 57-61 -> 61-74 %).
@@ -764,7 +787,7 @@ class MergeFunctor {
     // Every vector lane reads all LSEs before any lane writes (output_lse may be an input): the
     // lanes meet at the end of the vector loop below before the single write.
     Weights wt;
-    start_weights(wt, t, cache, weight_cache ? cache + cache_states : nullptr);
+    start_weights(wt, t, cache, weight_cache ? cache + m_cache_states : nullptr, m_cache_states);
     if constexpr (fixed == 2)
       two_state_weights(wt, empty_as_minus_inf(preloaded[0]), empty_as_minus_inf(preloaded[1]));
     else
@@ -879,7 +902,7 @@ class MergeFunctor {
   KOKKOS_INLINE_FUNCTION compute_type weight(const Weights& wt, const std::int64_t i,
                                              const std::int64_t t, const std::int64_t h) const {
     if constexpr (weight_cache)
-      if (i < cache_states) return wt.cache[i];
+      if (i < wt.cap) return wt.cache[i];
     return weight_of(wt, i, t, h);
   }
 
@@ -981,22 +1004,26 @@ class MergeFunctor {
       // Four states at a time, their loads issued before any is used: four round trips in flight
       // per lane instead of one (the sums keep the state order of the loop below).
       constexpr int u = 4;
+      // State first + i's pack p at src + i * step (whole packs: can_use_packs checked the state
+      // stride): one add per state instead of the View's index arithmetic.
+      const Pack* src = reinterpret_cast<const Pack*>(m_states.row(wt.first, t, h)) + p;
+      const std::int64_t step = m_states.state_stride() / pack_size;
       std::int64_t i = 0;
-      for (; i + u <= wt.count; i += u) {
+      for (; i + u <= wt.count; i += u, src += u * step) {
         compute_type w[u];
         Pack x[u];
         for (int j = 0; j < u; ++j) w[j] = weight(wt, i + j, t, h);
         for (int j = 0; j < u; ++j)
           if (w[j] >= compute_type(0))  // an empty state is not read
-            x[j] = reinterpret_cast<const Pack*>(m_states.row(wt.first + i + j, t, h))[p];
+            x[j] = src[j * step];
         for (int j = 0; j < u; ++j)
           if (w[j] >= compute_type(0))
             for (int k = 0; k < pack_size; ++k) acc[k] += w[j] * traits::load(x[j].v[k]);
       }
-      for (; i < wt.count; ++i) {
+      for (; i < wt.count; ++i, src += step) {
         const compute_type w = weight(wt, i, t, h);
         if (w < compute_type(0)) continue;  // an empty state: not read
-        const Pack x = reinterpret_cast<const Pack*>(m_states.row(wt.first + i, t, h))[p];
+        const Pack x = *src;
         for (int k = 0; k < pack_size; ++k) acc[k] += w * traits::load(x.v[k]);
       }
       Pack o;
@@ -1031,6 +1058,7 @@ class MergeFunctor {
   int m_head_size;
   int m_num_packs;
   int m_vector_iters;
+  int m_cache_states = 0;  // N-state forms on GPUs: see cache_states()
   Lse m_lse;
   int m_group_log2 = 0;
   std::int64_t m_num_slots = 0;
@@ -1111,6 +1139,7 @@ LaunchShape choose_launch_shape(const int value_size, const int vector_iters,
   // At least 8 lanes where the row has that many items: 4-lane teams measured 25 % slower.
   const int lanes_wanted =
       std::max((vector_iters + per_lane - 1) / per_lane, std::min(vector_iters, 8));
+  const std::int64_t num_pairs = num_tokens * num_heads;
   LaunchShape shape{128, 1, 1, 1, false};
   while (shape.vector_length < lanes_wanted && shape.vector_length < 32) shape.vector_length *= 2;
   // Small 2-way launches (at most 2^15 packs and tail items in all: latency, not bandwidth): a
@@ -1118,13 +1147,12 @@ LaunchShape choose_launch_shape(const int value_size, const int vector_iters,
   // chain of dependent instructions per warp (H200, 3 rounds, time / plain CUDA kernel, median
   // over heads 8-128 and head sizes 64-576: 1 token bf16 1.23 -> 1.19, half 1.24 -> 1.21, float
   // 1.24 -> 1.18; 16 tokens -0.01..-0.03; 64 tokens within noise).
-  if (num_states == 2 && num_tokens * num_heads * vector_iters <= (std::int64_t(1) << 15))
+  if (num_states == 2 && num_pairs * vector_iters <= (std::int64_t(1) << 15))
     shape.vector_length = 32;
   shape.team_size = 128 / shape.vector_length;
   const int warp_threads = 32 / shape.vector_length;
   while (shape.tokens_per_group < warp_threads && 2 * shape.tokens_per_group <= num_tokens)
     shape.tokens_per_group *= 2;
-  const std::int64_t num_pairs = num_tokens * num_heads;
   while (shape.team_size > 1 && shape.team_size / 2 >= num_pairs) shape.team_size /= 2;
   // Enough pairs to fill the GPU (the sweeps' large shapes): one item per lane -> LanePairs, 8
   // tokens of a head per team thread with the L2 row prefetch (bf16 65536x32x64: 73 -> 101 % of
@@ -1207,10 +1235,9 @@ void launch_merge_as(const ExecSpace& exec, const OutputView& output,
     // 16 threads with K = 8 and float weights takes ~20 KB); a forced shape is refused below.
     const cudaDeviceProp& prop = exec.cuda_device_prop();
     if (lane_k > 0 && shape_override == nullptr &&
-        teams_per_shared_memory(
-            std::int64_t(prop.sharedMemPerMultiprocessor),
-            std::int64_t(prop.reservedSharedMemPerBlock),
-            std::int64_t(functor_type::scratch_bytes(shape.team_size, lane_k))) <
+        teams_per_shared_memory(std::int64_t(prop.sharedMemPerMultiprocessor),
+                                std::int64_t(prop.reservedSharedMemPerBlock),
+                                std::int64_t(functor.scratch_bytes(shape.team_size, lane_k))) <
             nway_min_teams<typename functor_type::value_type, LanePairs<8>>())
       lane_k = 0;
   }
@@ -1224,7 +1251,7 @@ void launch_merge_as(const ExecSpace& exec, const OutputView& output,
   const std::int64_t per_team = functor_type::slots_per_team(shape.team_size, k);
   const std::int64_t teams = (functor.num_slots() + per_team - 1) / per_team;
   const int league_size = static_cast<int>(teams < (std::int64_t(1) << 30) ? teams : (1 << 30));
-  std::size_t scratch = functor_type::scratch_bytes(shape.team_size, lane_k);
+  std::size_t scratch = functor.scratch_bytes(shape.team_size, lane_k);
 #if defined(KOKKOS_ENABLE_CUDA)
   if constexpr (std::is_same<ExecSpace, Kokkos::Cuda>::value) {
     const std::int64_t team_threads = std::int64_t(shape.team_size) * shape.vector_length;
