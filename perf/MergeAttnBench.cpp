@@ -319,11 +319,11 @@ void register_with_shape(const std::string& name, const MergeAttn::Impl::LaunchS
       ->MinTime(0.05);
 }
 
-// A forced launch shape's name in the sweep: team<T>xvec<V>_g<G>_k<K>[_pf].
+// A forced launch shape's name in the sweep: team<T>xvec<V>_g<G>_k<K>[_pf][_ps].
 std::string shape_label(const MergeAttn::Impl::LaunchShape& ls) {
   return "team" + std::to_string(ls.team_size) + "xvec" + std::to_string(ls.vector_length) + "_g" +
          std::to_string(ls.tokens_per_group) + "_k" + std::to_string(ls.pairs_per_thread) +
-         (ls.prefetch_rows ? "_pf" : "");
+         (ls.prefetch_rows ? "_pf" : "") + (ls.prefetch_states ? "_ps" : "");
 }
 
 // --sweep, N-way: forced launch shapes for S states (lanes per row, pairs per team thread: 1, 2,
@@ -352,8 +352,17 @@ void register_nway_sweep() {
         ls.tokens_per_group = 32 / vec;
         ls.pairs_per_thread = k;
         ls.prefetch_rows = false;  // 2-way forms only
+        ls.prefetch_states = false;
         reg(shape_label(ls), &ls);
       }
+    // The N-state row prefetch, one pair per team thread or LanePairs with K = 8.
+    for (int k : {1, 8}) {
+      MergeAttn::Impl::LaunchShape ls = def;
+      ls.pairs_per_thread = k;
+      ls.prefetch_rows = false;
+      ls.prefetch_states = true;
+      reg(shape_label(ls), &ls);
+    }
   }
 }
 

@@ -380,29 +380,69 @@ TYPED_TEST(MergeMany, WeightCacheHoldsTheLaunchStates) {
   EXPECT_EQ(f.cache_states(), host_like ? 0 : 128);
 }
 
+// Where the built-in N-state shapes take the L2 row prefetch (choose_launch_shape's rule, H200
+// sweeps): GPU-like spaces, at least 2^17 pairs and 8 states of 16-bit or 4-byte values; host
+// spaces never (their shape has no such field set).
+TYPED_TEST(MergeMany, NWayRowPrefetchRule) {
+  using MergeAttn::Impl::choose_launch_shape;
+  constexpr bool host_like =
+      Kokkos::SpaceAccessibility<Kokkos::HostSpace, DeviceMemory<TypeParam>>::accessible;
+  // The built-in shape for values of `size` bytes, rows of 128 values, 32 heads.
+  const auto pf = [](int size, std::int64_t tokens, std::int64_t states) {
+    return choose_launch_shape<TypeParam>(size, 128 * size / 16, tokens, 32, states);
+  };
+  if (host_like) {
+    EXPECT_FALSE(pf(2, 16384, 16).prefetch_states);
+    EXPECT_FALSE(pf(4, 4096, 64).prefetch_states);
+    return;
+  }
+  EXPECT_TRUE(pf(2, 16384, 8).prefetch_states);
+  EXPECT_EQ(pf(2, 16384, 8).pairs_per_thread, 8);  // LanePairs<8, true>
+  EXPECT_TRUE(pf(2, 4096, 64).prefetch_states);
+  EXPECT_EQ(pf(2, 4096, 64).pairs_per_thread, 1);  // PairsPerThread<1, true>
+  EXPECT_TRUE(pf(4, 16384, 8).prefetch_states);
+  EXPECT_TRUE(pf(4, 4096, 1024).prefetch_states);
+  EXPECT_FALSE(pf(2, 16384, 4).prefetch_states);  // one batch of 4 states per row
+  EXPECT_FALSE(pf(4, 16384, 7).prefetch_states);
+  EXPECT_FALSE(pf(4, 16384, 0).prefetch_states);   // count per token (varlen)
+  EXPECT_FALSE(pf(8, 16384, 16).prefetch_states);  // double: not measured
+  EXPECT_FALSE(pf(4, 2048, 16).prefetch_states);   // 2^16 pairs
+  EXPECT_FALSE(pf(2, 16384, 2).prefetch_states);   // the 2-way merge
+}
+
 // N states with forced launch shapes (on GPUs the LanePairs form: K consecutive tokens of a head
-// per team thread, the K pairs' weights one per vector lane, then the rows pair by pair): against
-// the reference, and bit for bit the built-in shape's results (the same formulas in the same
-// order). 37 tokens: partial batches; 33 and 55 states: beyond the 32 cached weights; token 2 empty
-// in every state, a NaN LSE at S = 5; head size 36: a tail after the packs.
+// per team thread, the K pairs' weights one per vector lane, then the rows pair by pair; and the
+// forms with the L2 row prefetch, one pair per team thread and LanePairs with K = 8: the prefetch
+// asks for states ahead of each batch, only those that exist): against the reference, and bit for
+// bit the built-in shape's results (the same formulas in the same order). 37 tokens: partial
+// batches; 5, 8, 17 and more states: the prefetch reaches into the next batch or the tail; 33 and
+// 55 states: beyond the 32 cached weights; token 2 empty in every state, a NaN LSE at S = 5; head
+// size 36: a tail after the packs (16-bit types: LanePairs runs as two pairs per thread).
 TYPED_TEST(MergeMany, NWayLanePairsShapesGiveTheSameBits) {
   using Shape = MergeAttn::Impl::LaunchShape;
   constexpr bool host_like =
       Kokkos::SpaceAccessibility<Kokkos::HostSpace, DeviceMemory<TypeParam>>::accessible;
   // Host spaces run one-thread teams (and 4 or 8 pairs per thread as 2).
   const std::vector<Shape> shapes =
-      host_like ? std::vector<Shape>{{1, 1, 1, 8}}
-                : std::vector<Shape>{{8, 8, 4, 8}, {4, 32, 1, 4}, {2, 16, 2, 8}, {8, 16, 1, 8}};
+      host_like ? std::vector<Shape>{{1, 1, 1, 8}, {1, 1, 1, 1, false, 0, true}}
+                : std::vector<Shape>{{8, 8, 4, 8},
+                                     {4, 32, 1, 4},
+                                     {2, 16, 2, 8},
+                                     {8, 16, 1, 8},
+                                     {16, 8, 4, 1, false, 0, true},
+                                     {8, 16, 1, 8, false, 0, true}};
   for_each_value_type([&](auto v) {
     using T = decltype(v);
     // The built-in 16-bit shape (16 team threads x 8 lanes, K = 8) for the types with float
     // weights; with double weights its team scratch leaves no room for the launch bounds' 7 teams
     // per multiprocessor (refused: NWayForcedShapeAboveLaunchBoundsIsRefused).
     std::vector<Shape> type_shapes = shapes;
-    if (!host_like && sizeof(typename MergeAttn::Impl::ValueTraits<T>::compute_type) <= 4)
+    if (!host_like && sizeof(typename MergeAttn::Impl::ValueTraits<T>::compute_type) <= 4) {
       type_shapes.push_back({16, 8, 4, 8});
+      type_shapes.push_back({16, 8, 4, 8, false, 0, true});
+    }
     std::uint64_t seed = 7100;
-    for (std::int64_t S : {1, 3, 5, 17, 32, 33, 55})
+    for (std::int64_t S : {1, 3, 5, 8, 17, 32, 33, 55})
       for (std::int64_t d : {36, 64}) {
         auto p = make_many<T>(S, 37, 3, d, seed++, 0.2, {2});
         if (S == 5) p.lse[p.li(2, 1, 9)] = std::nanf("");
@@ -414,7 +454,8 @@ TYPED_TEST(MergeMany, NWayLanePairsShapesGiveTheSameBits) {
         for (const Shape& shape : type_shapes) {
           const std::string sctx = ctx + " team " + std::to_string(shape.team_size) + " vector " +
                                    std::to_string(shape.vector_length) + " pairs_per_thread " +
-                                   std::to_string(shape.pairs_per_thread);
+                                   std::to_string(shape.pairs_per_thread) +
+                                   (shape.prefetch_states ? " row prefetch" : "");
           const auto forced =
               run_nway_checked<TypeParam, T, Kokkos::LayoutRight>(p, {}, true, sctx, &shape);
           std::int64_t differ = 0;

@@ -201,14 +201,16 @@ enum class RowMode : int {
 /// The bytes the fast path moves per load and store.
 constexpr int pack_bytes = 16;
 
-/// Work tag: each team thread takes K pairs per step and loads their LSEs before any row.
-template <int K>
+/// Work tag: each team thread takes K pairs per step and loads their LSEs before any row. Prefetch
+/// (N-state forms on GPU-like spaces, rows of whole packs): the row loop asks L2 for the pack of
+/// the state row_prefetch_distance states ahead beside each load.
+template <int K, bool Prefetch = false>
 struct PairsPerThread {};
 /// Work tag, GPU-like spaces: each team thread takes K consecutive tokens of one head per step; its
 /// vector lanes compute the K pairs' weights (one pair per lane) into team scratch, then move the
 /// K rows (two states: the loads of up to four pairs issued before any is used; N states: one pair
 /// after the other).
-template <int K>
+template <int K, bool Prefetch = false>
 struct LanePairs {};
 
 template <class ExecSpace, class OutputView, class OutputLseView, class States, bool UsePacks,
@@ -235,6 +237,12 @@ class MergeFunctor {
   // As many as the launch's states (any count when it varies per token), at most
   // max_cache_states: 1 KB per team thread (16 KB per team of 16 threads).
   static constexpr bool weight_cache = fixed == 0 && !host_space;
+  // The N-state row prefetch's distance in states (PairsPerThread<1, true>, LanePairs<8, true>):
+  // with batches of 4 states, 2 asks for the second half of this batch and the first half of the
+  // next, 4 for the next batch (H200, 3 rounds, S 8-64, % of copy: float 2 ~ 4, S16 92.6 / 92.0,
+  // S64 87.8 / 87.9; bf16 4 best: S8 85.1 against 80.6 at 8, S16 88.2 / 85.5, S64 84.0 / 82.0,
+  // and 3-4 points above 2).
+  static constexpr int row_prefetch_distance = sizeof(value_type) == 2 ? 4 : 2;
   static constexpr int max_cache_states = 512 / static_cast<int>(sizeof(compute_type));
   // The LanePairs<K> form's weight cache per pair (K of them per team thread; chosen for up to 16
   // states).
@@ -342,6 +350,15 @@ class MergeFunctor {
     else
       lane_pair_runs<8>(team);
   }
+  // The N-state forms with the row prefetch (launched for weight_cache functors only): kernels of
+  // their own, so that the forms without it keep their registers.
+  KOKKOS_INLINE_FUNCTION void operator()(const PairsPerThread<1, true>&,
+                                         const member_type& team) const {
+    pair_runs<1, row_prefetch_distance>(team);
+  }
+  KOKKOS_INLINE_FUNCTION void operator()(const LanePairs<8, true>&, const member_type& team) const {
+    lane_weight_runs<8, row_prefetch_distance>(team);
+  }
 
  private:
   // Slot q -> (t, h); false for the slots past the last token of a partial group.
@@ -398,7 +415,7 @@ class MergeFunctor {
   // Team thread r of team b takes slots (b * K + j) * team_size + r, j < K, then strides over the
   // league. The LSEs of its K pairs (of a fixed-count form) are loaded before any row moves: K
   // round trips in flight, not one.
-  template <int K>
+  template <int K, int Prefetch = 0>
   KOKKOS_INLINE_FUNCTION void pair_runs(const member_type& team) const {
     const std::int64_t ts = team.team_size();
     const std::int64_t step = static_cast<std::int64_t>(team.league_size()) * ts * K;
@@ -428,7 +445,7 @@ class MergeFunctor {
         for (int j = 0; j < K; ++j)
           if (valid[j]) prefetch_rows(team, t[j], h[j]);
       for (int j = 0; j < K; ++j)
-        if (valid[j]) merge_pair(team, t[j], h[j], lse[j], cache);
+        if (valid[j]) merge_pair<Prefetch>(team, t[j], h[j], lse[j], cache);
     }
   }
 
@@ -564,7 +581,7 @@ class MergeFunctor {
   // weights (the same nway_weights as merge_pair, one lane instead of the vector lanes: the same
   // bits) into team scratch and writes its output LSE; then the vector lanes move the K rows one
   // pair after the other.
-  template <int K>
+  template <int K, int Prefetch = 0>
   KOKKOS_INLINE_FUNCTION void lane_weight_runs(const member_type& team) const {
     if constexpr (weight_cache) {
       const scratch_view sv(team.team_scratch(0), team.team_size(), lane_weight_fields * K);
@@ -604,7 +621,7 @@ class MergeFunctor {
           wt.m = f[lane_cache_states];
           wt.inv = f[lane_cache_states + 1];
           wt.fill = f[lane_cache_states + 2];
-          merge_mode_row(team, t, h, wt);
+          merge_mode_row<Prefetch>(team, t, h, wt);
         }
       });
     } else {
@@ -780,6 +797,7 @@ class MergeFunctor {
     }
   }
 
+  template <int Prefetch = 0>
   KOKKOS_INLINE_FUNCTION void merge_pair(const member_type& team, const std::int64_t t,
                                          const std::int64_t h,
                                          const compute_type (&preloaded)[cached],
@@ -793,7 +811,7 @@ class MergeFunctor {
     else
       nway_weights<true>(team, wt, t, h);
 
-    merge_mode_row(team, t, h, wt);
+    merge_mode_row<Prefetch>(team, t, h, wt);
 
     if constexpr (has_output_lse) {
       Kokkos::single(Kokkos::PerThread(team), [&]() {
@@ -805,11 +823,12 @@ class MergeFunctor {
 
   // The row of pair (t, h) as its mode says: one branch (uniform per pair), then a tight vector
   // loop.
+  template <int Prefetch = 0>
   KOKKOS_INLINE_FUNCTION void merge_mode_row(const member_type& team, const std::int64_t t,
                                              const std::int64_t h, const Weights& wt) const {
     switch (wt.mode) {
       case RowMode::weighted:
-        merge_row<RowMode::weighted>(team, t, h, wt);
+        merge_row<RowMode::weighted, Prefetch>(team, t, h, wt);
         break;
       case RowMode::copy:
         merge_row<RowMode::copy>(team, t, h, wt);
@@ -909,7 +928,7 @@ class MergeFunctor {
   // The vector lanes of the team thread move the row: on GPUs iteration i < m_num_packs moves
   // pack i (consecutive lanes, consecutive packs), then the tail elements; general path: one
   // element per iteration. Hosts: SIMD loops over the contiguous row.
-  template <RowMode Mode>
+  template <RowMode Mode, int Prefetch = 0>
   KOKKOS_INLINE_FUNCTION void merge_row(const member_type& team, const std::int64_t t,
                                         const std::int64_t h, const Weights& wt) const {
     if constexpr (host_space && UsePacks) {
@@ -917,7 +936,7 @@ class MergeFunctor {
     } else {
       Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, m_vector_iters), [&](const int i) {
         if (UsePacks && i < m_num_packs) {
-          merge_pack<Mode>(t, h, i, wt);
+          merge_pack<Mode, Prefetch>(t, h, i, wt);
         } else {
           const int d = UsePacks ? m_num_packs * pack_size + (i - m_num_packs) : i;
           merge_element<Mode>(t, h, d, wt);
@@ -990,7 +1009,10 @@ class MergeFunctor {
     }
   }
 
-  template <RowMode Mode>
+  // Prefetch (N states, weighted): state i + Prefetch's pack asked of L2 beside state i's load (a
+  // hint: no value reaches a register, so a state that turns out empty costs the bandwidth of its
+  // line, never its contents).
+  template <RowMode Mode, int Prefetch = 0>
   KOKKOS_INLINE_FUNCTION void merge_pack(const std::int64_t t, const std::int64_t h, const int p,
                                          const Weights& wt) const {
     Pack* out = reinterpret_cast<Pack*>(&m_output(t, h, 0)) + p;
@@ -1004,12 +1026,19 @@ class MergeFunctor {
       // Four states at a time, their loads issued before any is used: four round trips in flight
       // per lane instead of one (the sums keep the state order of the loop below).
       constexpr int u = 4;
-      // State first + i's pack p at src + i * step (whole packs: can_use_packs checked the state
-      // stride): one add per state instead of the View's index arithmetic.
+      // src: state first + i's pack p, the next state's at src + step (whole packs: can_use_packs
+      // checked the state stride): one add per batch instead of the View's index arithmetic per
+      // state. It moves on only to a state that exists, so no address past the last state's row
+      // is formed (an index form, base + offset, avoids that too but spilled registers in the bf16
+      // one-pair kernel: 2.8 points of copy at 64 states). A weighted pair has two or more states.
       const Pack* src = reinterpret_cast<const Pack*>(m_states.row(wt.first, t, h)) + p;
       const std::int64_t step = m_states.state_stride() / pack_size;
       std::int64_t i = 0;
-      for (; i + u <= wt.count; i += u, src += u * step) {
+      while (i + u <= wt.count) {
+        if constexpr (Prefetch > 0)  // state i + j + Prefetch exists
+          for (int j = 0; j < u; ++j)
+            if (i + j + Prefetch < wt.count)
+              prefetch_l2(reinterpret_cast<std::uintptr_t>(src + (Prefetch + j) * step));
         compute_type w[u];
         Pack x[u];
         for (int j = 0; j < u; ++j) w[j] = weight(wt, i + j, t, h);
@@ -1019,12 +1048,16 @@ class MergeFunctor {
         for (int j = 0; j < u; ++j)
           if (w[j] >= compute_type(0))
             for (int k = 0; k < pack_size; ++k) acc[k] += w[j] * traits::load(x[j].v[k]);
+        i += u;
+        if (i < wt.count) src += u * step;
       }
-      for (; i < wt.count; ++i, src += step) {
+      for (; i < wt.count; ++i) {
         const compute_type w = weight(wt, i, t, h);
-        if (w < compute_type(0)) continue;  // an empty state: not read
-        const Pack x = *src;
-        for (int k = 0; k < pack_size; ++k) acc[k] += w * traits::load(x.v[k]);
+        if (w >= compute_type(0)) {  // an empty state is not read
+          const Pack x = *src;
+          for (int k = 0; k < pack_size; ++k) acc[k] += w * traits::load(x.v[k]);
+        }
+        if (i + 1 < wt.count) src += step;
       }
       Pack o;
       for (int k = 0; k < pack_size; ++k) traits::store(o.v[k], acc[k]);
@@ -1074,8 +1107,8 @@ constexpr int nway_min_teams_per_sm = 7;
 
 template <class Tag>
 struct IsLanePairs : std::false_type {};
-template <int K>
-struct IsLanePairs<LanePairs<K>> : std::true_type {};
+template <int K, bool P>
+struct IsLanePairs<LanePairs<K, P>> : std::true_type {};
 
 /// Teams per multiprocessor the launch bounds of an N-state form in pair form Tag ask for: 6 for
 /// the LanePairs form with 16-bit values (80 registers and no spills instead of 72 registers with
@@ -1116,6 +1149,10 @@ struct LaunchShape {
   // team scratch that leaves room for no more teams (the mechanism of Kokkos' DesiredOccupancy,
   // which Kokkos 3.4 does not know for sm_90); other spaces ignore it.
   int max_resident_threads = 0;
+  // CUDA, N-state forms on the 16-byte fast path, one pair per team thread or LanePairs with
+  // K = 8: the row loop asks L2 for the rows of states ahead (MergeFunctor::row_prefetch_distance);
+  // other forms and spaces ignore it.
+  bool prefetch_states = false;
 };
 
 /// GPU mapping, from sweeps and profiles on the H200 (docs/perf/README.md): vector lanes over the
@@ -1184,6 +1221,14 @@ LaunchShape choose_launch_shape(const int value_size, const int vector_iters,
       shape.pairs_per_thread = 8;
     else if (shape.pairs_per_thread > 2)
       shape.pairs_per_thread = 2;
+    // The row prefetch (PairsPerThread<1, true>, LanePairs<8, true>) where a pair's row takes
+    // two or more batches of 4 states (H200, 3 alternating rounds, 16384x32x128, S64 4096x32x128,
+    // % of copy without -> with: bf16 S8 81.3 -> 84.8, S16 81.0 -> 88.1, S64 78.6 -> 84.2; float
+    // S8 91.8 -> 97.6, S16 92.3 -> 97.3, S64 86.3 -> 91.7; one batch, not taken: bf16 S4 80.4 ->
+    // 77.2, float S4 88.7 -> 89.0). Not when the count varies per token (num_states 0: not
+    // measured) nor for 8-byte values (not measured).
+    shape.prefetch_states = num_pairs >= (std::int64_t(1) << 17) && num_states >= 8 &&
+                            (value_size == 2 || value_size == 4);
   }
   return shape;
 }
@@ -1298,12 +1343,20 @@ void launch_merge_as(const ExecSpace& exec, const OutputView& output,
       const int most = policy.team_size_max(functor, Kokkos::ParallelForTag());
       if (shape.team_size > most)
         throw std::invalid_argument(
-            "MergeAttn::Impl::launch_merge: this kernel takes at most " + std::to_string(most) +
-            " team threads with vector_length " + std::to_string(shape.vector_length) + " and " +
+            "MergeAttn::Impl::launch_merge: " +
+            (most < 1 ? std::string("no team size fits this kernel")
+                      : "this kernel takes at most " + std::to_string(most) + " team threads") +
+            " with vector_length " + std::to_string(shape.vector_length) + " and " +
             std::to_string(scratch) + " bytes of team scratch on this device " + shape_text());
     }
     Kokkos::parallel_for("MergeAttn::merge_attn_states", policy, functor);
   };
+  if constexpr (functor_type::weight_cache && UsePacks) {
+    if (shape.prefetch_states) {
+      if (lane_k == 8) return run(LanePairs<8, true>{});
+      if (lane_k == 0 && k == 1) return run(PairsPerThread<1, true>{});
+    }
+  }
   if constexpr (functor_type::lane_pairs || functor_type::weight_cache) {
     if (lane_k > 0) return lane_k == 8 ? run(LanePairs<8>{}) : run(LanePairs<4>{});
   }
