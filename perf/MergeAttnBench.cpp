@@ -327,7 +327,8 @@ std::string shape_label(const MergeAttn::Impl::LaunchShape& ls) {
 }
 
 // --sweep, N-way: forced launch shapes for S states (lanes per row, pairs per team thread: 1, 2,
-// or 8 = the LanePairs form); "auto" is the built-in choice.
+// or 8 = the LanePairs form; without the row prefetch), then the two prefetching forms ("_ps": one
+// pair per team thread, LanePairs with K = 8); "auto" is the built-in choice.
 template <class T>
 void register_nway_sweep() {
   for (std::int64_t S : {4, 8, 16, 64}) {

@@ -202,7 +202,7 @@ enum class RowMode : int {
 constexpr int pack_bytes = 16;
 
 /// Work tag: each team thread takes K pairs per step and loads their LSEs before any row. Prefetch
-/// (N-state forms on GPU-like spaces, rows of whole packs): the row loop asks L2 for the pack of
+/// (N-state forms on GPU-like spaces, the 16-byte fast path): the row loop asks L2 for the pack of
 /// the state row_prefetch_distance states ahead beside each load.
 template <int K, bool Prefetch = false>
 struct PairsPerThread {};
@@ -1223,10 +1223,10 @@ LaunchShape choose_launch_shape(const int value_size, const int vector_iters,
       shape.pairs_per_thread = 2;
     // The row prefetch (PairsPerThread<1, true>, LanePairs<8, true>) where a pair's row takes
     // two or more batches of 4 states (H200, 3 alternating rounds, 16384x32x128, S64 4096x32x128,
-    // % of copy without -> with: bf16 S8 81.3 -> 84.8, S16 81.0 -> 88.1, S64 78.6 -> 84.2; float
-    // S8 91.8 -> 97.6, S16 92.3 -> 97.3, S64 86.3 -> 91.7; one batch, not taken: bf16 S4 80.4 ->
-    // 77.2, float S4 88.7 -> 89.0). Not when the count varies per token (num_states 0: not
-    // measured) nor for 8-byte values (not measured).
+    // % of copy, the built-in form forced without -> with: bf16 S8 81.9 -> 85.1, S16 81.1 -> 88.2,
+    // S64 78.7 -> 84.0; float S8 91.8 -> 97.6, S16 92.4 -> 97.3, S64 86.5 -> 92.0; one batch, not
+    // taken: bf16 S4 80.4 -> 77.2, float S4 88.7 -> 89.0). Not when the count varies per token
+    // (num_states 0: not measured) nor for 8-byte values (not measured).
     shape.prefetch_states = num_pairs >= (std::int64_t(1) << 17) && num_states >= 8 &&
                             (value_size == 2 || value_size == 4);
   }
