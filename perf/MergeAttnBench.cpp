@@ -365,6 +365,29 @@ void register_nway_sweep() {
       reg(shape_label(ls), &ls);
     }
   }
+  // Other head sizes at 2^17 pairs (the prefetch rule's threshold): the built-in shape with and
+  // without the row prefetch.
+  for (std::int64_t d : {64, 256, 576})
+    for (std::int64_t S : {8, 16, 64}) {
+      if (d == 576 && S == 64) continue;  // 4096x32x576 x 64 states: 19 GB of float states
+      const Shape s{4096, 32, d};
+      const std::string base = std::string("nway-sweep/") + type_name<T>() + "/S" +
+                               std::to_string(S) + "/" + shape_name(s) + "/";
+      auto reg = [&](const std::string& name, const MergeAttn::Impl::LaunchShape* ls) {
+        register_with_shape(
+            base + name, ls,
+            [s, S](benchmark::State& st, const MergeAttn::Impl::LaunchShape* shape) {
+              bench_nway<T>(st, s, S, shape);
+            });
+      };
+      reg("auto", nullptr);
+      MergeAttn::Impl::LaunchShape ls = MergeAttn::Impl::choose_launch_shape<Exec>(
+          int(sizeof(T)), int(s.head_size / (16 / sizeof(T))), s.tokens, s.heads, S);
+      for (bool pf : {false, true}) {
+        ls.prefetch_states = pf;
+        reg(shape_label(ls), &ls);
+      }
+    }
 }
 
 // --sweep: the same merges with forced launch shapes (tuning the GPU mapping): "auto" is the
