@@ -326,6 +326,25 @@ std::string shape_label(const MergeAttn::Impl::LaunchShape& ls) {
          (ls.prefetch_rows ? "_pf" : "") + (ls.prefetch_states ? "_ps" : "");
 }
 
+// The --sweep N-way entry "nway-sweep/<type>/S<S>/<shape>/<label>" with launch shape ls (nullptr:
+// the built-in one).
+template <class T>
+void register_nway_entry(const Shape& s, const std::int64_t S, const std::string& label,
+                         const MergeAttn::Impl::LaunchShape* ls) {
+  register_with_shape(std::string("nway-sweep/") + type_name<T>() + "/S" + std::to_string(S) + "/" +
+                          shape_name(s) + "/" + label,
+                      ls, [s, S](benchmark::State& st, const MergeAttn::Impl::LaunchShape* shape) {
+                        bench_nway<T>(st, s, S, shape);
+                      });
+}
+
+// The built-in launch shape of an N-way merge of S states of shape s.
+template <class T>
+MergeAttn::Impl::LaunchShape builtin_nway_shape(const Shape& s, const std::int64_t S) {
+  return MergeAttn::Impl::choose_launch_shape<Exec>(
+      int(sizeof(T)), int(s.head_size / (16 / sizeof(T))), s.tokens, s.heads, S);
+}
+
 // --sweep, N-way: forced launch shapes for S states (lanes per row, pairs per team thread: 1, 2,
 // or 8 = the LanePairs form; without the row prefetch), then the two prefetching forms ("_ps": one
 // pair per team thread, LanePairs with K = 8); "auto" is the built-in choice.
@@ -333,17 +352,8 @@ template <class T>
 void register_nway_sweep() {
   for (std::int64_t S : {4, 8, 16, 64}) {
     const Shape s = S > 16 ? Shape{4096, 32, 128} : Shape{16384, 32, 128};
-    const std::string base = std::string("nway-sweep/") + type_name<T>() + "/S" +
-                             std::to_string(S) + "/" + shape_name(s) + "/";
-    auto reg = [&](const std::string& name, const MergeAttn::Impl::LaunchShape* ls) {
-      register_with_shape(base + name, ls,
-                          [s, S](benchmark::State& st, const MergeAttn::Impl::LaunchShape* shape) {
-                            bench_nway<T>(st, s, S, shape);
-                          });
-    };
-    reg("auto", nullptr);
-    const MergeAttn::Impl::LaunchShape def = MergeAttn::Impl::choose_launch_shape<Exec>(
-        int(sizeof(T)), int(s.head_size / (16 / sizeof(T))), s.tokens, s.heads, S);
+    register_nway_entry<T>(s, S, "auto", nullptr);
+    const MergeAttn::Impl::LaunchShape def = builtin_nway_shape<T>(s, S);
     for (int vec : {def.vector_length / 2, def.vector_length, def.vector_length * 2})
       for (int k : {1, 2, 8}) {
         if (vec < 1 || vec > 32) continue;
@@ -354,7 +364,7 @@ void register_nway_sweep() {
         ls.pairs_per_thread = k;
         ls.prefetch_rows = false;  // 2-way forms only
         ls.prefetch_states = false;
-        reg(shape_label(ls), &ls);
+        register_nway_entry<T>(s, S, shape_label(ls), &ls);
       }
     // The N-state row prefetch, one pair per team thread or LanePairs with K = 8.
     for (int k : {1, 8}) {
@@ -362,7 +372,7 @@ void register_nway_sweep() {
       ls.pairs_per_thread = k;
       ls.prefetch_rows = false;
       ls.prefetch_states = true;
-      reg(shape_label(ls), &ls);
+      register_nway_entry<T>(s, S, shape_label(ls), &ls);
     }
   }
   // Other head sizes at 2^17 pairs (the prefetch rule's threshold): the built-in shape with and
@@ -371,21 +381,11 @@ void register_nway_sweep() {
     for (std::int64_t S : {8, 16, 64}) {
       if (d == 576 && S == 64) continue;  // 4096x32x576 x 64 states: 19 GB of float states
       const Shape s{4096, 32, d};
-      const std::string base = std::string("nway-sweep/") + type_name<T>() + "/S" +
-                               std::to_string(S) + "/" + shape_name(s) + "/";
-      auto reg = [&](const std::string& name, const MergeAttn::Impl::LaunchShape* ls) {
-        register_with_shape(
-            base + name, ls,
-            [s, S](benchmark::State& st, const MergeAttn::Impl::LaunchShape* shape) {
-              bench_nway<T>(st, s, S, shape);
-            });
-      };
-      reg("auto", nullptr);
-      MergeAttn::Impl::LaunchShape ls = MergeAttn::Impl::choose_launch_shape<Exec>(
-          int(sizeof(T)), int(s.head_size / (16 / sizeof(T))), s.tokens, s.heads, S);
+      register_nway_entry<T>(s, S, "auto", nullptr);
+      MergeAttn::Impl::LaunchShape ls = builtin_nway_shape<T>(s, S);
       for (bool pf : {false, true}) {
         ls.prefetch_states = pf;
-        reg(shape_label(ls), &ls);
+        register_nway_entry<T>(s, S, shape_label(ls), &ls);
       }
     }
 }
