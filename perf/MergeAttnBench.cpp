@@ -319,11 +319,13 @@ void register_with_shape(const std::string& name, const MergeAttn::Impl::LaunchS
       ->MinTime(0.05);
 }
 
-// A forced launch shape's name in the sweep: team<T>xvec<V>_g<G>_k<K>[_pf][_ps].
+// A forced launch shape's name in the sweep: team<T>xvec<V>_g<G>_k<K>[_pf][_ps[2]] (_ps2: the row
+// prefetch with batches of 2 states).
 std::string shape_label(const MergeAttn::Impl::LaunchShape& ls) {
   return "team" + std::to_string(ls.team_size) + "xvec" + std::to_string(ls.vector_length) + "_g" +
          std::to_string(ls.tokens_per_group) + "_k" + std::to_string(ls.pairs_per_thread) +
-         (ls.prefetch_rows ? "_pf" : "") + (ls.prefetch_states ? "_ps" : "");
+         (ls.prefetch_rows ? "_pf" : "") + (ls.prefetch_states ? "_ps" : "") +
+         (ls.prefetch_states && ls.narrow_state_batches ? "2" : "");
 }
 
 // The --sweep N-way entry "nway-sweep/<type>/S<S>/<shape>/<label>" with launch shape ls (nullptr:
@@ -346,8 +348,9 @@ MergeAttn::Impl::LaunchShape builtin_nway_shape(const Shape& s, const std::int64
 }
 
 // --sweep, N-way: forced launch shapes for S states (lanes per row, pairs per team thread: 1, 2,
-// or 8 = the LanePairs form; without the row prefetch), then the two prefetching forms ("_ps": one
-// pair per team thread, LanePairs with K = 8); "auto" is the built-in choice.
+// or 8 = the LanePairs form; without the row prefetch), then the prefetching forms ("_ps": one
+// pair per team thread, LanePairs with K = 8; "_ps2": 16-bit LanePairs in batches of 2 states);
+// "auto" is the built-in choice.
 template <class T>
 void register_nway_sweep() {
   for (std::int64_t S : {4, 8, 16, 64}) {
@@ -364,27 +367,35 @@ void register_nway_sweep() {
         ls.pairs_per_thread = k;
         ls.prefetch_rows = false;  // 2-way forms only
         ls.prefetch_states = false;
+        ls.narrow_state_batches = false;
         register_nway_entry<T>(s, S, shape_label(ls), &ls);
       }
-    // The N-state row prefetch, one pair per team thread or LanePairs with K = 8.
-    for (int k : {1, 8}) {
+    // The N-state row prefetch, one pair per team thread or LanePairs with K = 8 (16-bit values:
+    // also in batches of 2 states).
+    for (int k : {1, 8, -8}) {
+      if (k < 0 && sizeof(T) != 2) continue;
       MergeAttn::Impl::LaunchShape ls = def;
-      ls.pairs_per_thread = k;
+      ls.pairs_per_thread = k < 0 ? -k : k;
       ls.prefetch_rows = false;
       ls.prefetch_states = true;
+      ls.narrow_state_batches = k < 0;
       register_nway_entry<T>(s, S, shape_label(ls), &ls);
     }
   }
-  // Other head sizes at 2^17 pairs (the prefetch rule's threshold): the built-in shape with and
-  // without the row prefetch.
-  for (std::int64_t d : {64, 256, 576})
+  // Other head sizes at 2^17 pairs (the prefetch rule's threshold; head size 128 for S8 and S16
+  // beside the 2^19 pairs above): the built-in shape with and without the row prefetch (16-bit
+  // LanePairs: and in batches of 4 and 2 states).
+  for (std::int64_t d : {64, 128, 256, 576})
     for (std::int64_t S : {8, 16, 64}) {
       if (d == 576 && S == 64) continue;  // 4096x32x576 x 64 states: 19 GB of float states
+      if (d == 128 && S == 64) continue;  // registered above
       const Shape s{4096, 32, d};
       register_nway_entry<T>(s, S, "auto", nullptr);
       MergeAttn::Impl::LaunchShape ls = builtin_nway_shape<T>(s, S);
-      for (bool pf : {false, true}) {
-        ls.prefetch_states = pf;
+      for (int form : {0, 1, 2}) {
+        if (form == 2 && !(sizeof(T) == 2 && ls.pairs_per_thread == 8)) continue;
+        ls.prefetch_states = form > 0;
+        ls.narrow_state_batches = form == 2;
         register_nway_entry<T>(s, S, shape_label(ls), &ls);
       }
     }

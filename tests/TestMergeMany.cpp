@@ -381,8 +381,9 @@ TYPED_TEST(MergeMany, WeightCacheHoldsTheLaunchStates) {
 }
 
 // Where the built-in N-state shapes take the L2 row prefetch (choose_launch_shape's rule, H200
-// sweeps): GPU-like spaces, at least 2^17 pairs and 8 states of 16-bit or 4-byte values; host
-// spaces never (their shape has no such field set).
+// sweeps): GPU-like spaces, at least 2^17 pairs and 4 states of 16-bit or 4-byte values; with
+// 16-bit values in the LanePairs form, batches of 2 states for 8-15 states, or 16 and more below
+// 2^18 pairs; host spaces never (their shape has no such field set).
 TYPED_TEST(MergeMany, NWayRowPrefetchRule) {
   using MergeAttn::Impl::choose_launch_shape;
   constexpr bool host_like =
@@ -394,6 +395,7 @@ TYPED_TEST(MergeMany, NWayRowPrefetchRule) {
   if (host_like) {
     EXPECT_FALSE(pf(2, 16384, 16).prefetch_states);
     EXPECT_FALSE(pf(4, 4096, 64).prefetch_states);
+    EXPECT_FALSE(pf(2, 16384, 8).narrow_state_batches);
     return;
   }
   EXPECT_TRUE(pf(2, 16384, 8).prefetch_states);
@@ -402,22 +404,39 @@ TYPED_TEST(MergeMany, NWayRowPrefetchRule) {
   EXPECT_EQ(pf(2, 4096, 64).pairs_per_thread, 1);  // PairsPerThread<1, true>
   EXPECT_TRUE(pf(4, 16384, 8).prefetch_states);
   EXPECT_TRUE(pf(4, 4096, 1024).prefetch_states);
-  EXPECT_FALSE(pf(2, 16384, 4).prefetch_states);  // one batch of 4 states per row
-  EXPECT_FALSE(pf(4, 16384, 7).prefetch_states);
+  EXPECT_TRUE(pf(2, 16384, 4).prefetch_states);  // one batch: the lane's next pack iteration
+  EXPECT_TRUE(pf(4, 16384, 4).prefetch_states);
+  EXPECT_TRUE(pf(4, 16384, 7).prefetch_states);
+  EXPECT_FALSE(pf(2, 16384, 3).prefetch_states);
+  EXPECT_FALSE(pf(4, 16384, 3).prefetch_states);
   EXPECT_FALSE(pf(4, 16384, 0).prefetch_states);   // count per token (varlen)
   EXPECT_FALSE(pf(8, 16384, 16).prefetch_states);  // double: not measured
   EXPECT_FALSE(pf(4, 2048, 16).prefetch_states);   // 2^16 pairs
   EXPECT_FALSE(pf(2, 16384, 2).prefetch_states);   // the 2-way merge
+  // Batches of 2 states: 16-bit LanePairs<8, true, 2>.
+  EXPECT_TRUE(pf(2, 16384, 8).narrow_state_batches);
+  EXPECT_TRUE(pf(2, 16384, 15).narrow_state_batches);
+  EXPECT_TRUE(pf(2, 4096, 16).narrow_state_batches);  // 2^17 pairs
+  EXPECT_EQ(pf(2, 4096, 16).pairs_per_thread, 8);
+  EXPECT_FALSE(pf(2, 8192, 16).narrow_state_batches);  // 2^18 pairs
+  EXPECT_FALSE(pf(2, 16384, 16).narrow_state_batches);
+  EXPECT_FALSE(pf(2, 16384, 4).narrow_state_batches);
+  EXPECT_FALSE(pf(2, 16384, 7).narrow_state_batches);
+  EXPECT_FALSE(pf(2, 4096, 64).narrow_state_batches);  // one pair per team thread
+  EXPECT_FALSE(pf(4, 16384, 8).narrow_state_batches);  // float
+  EXPECT_FALSE(pf(2, 2048, 8).narrow_state_batches);   // 2^16 pairs: no prefetch
 }
 
 // N states with forced launch shapes (on GPUs the LanePairs form: K consecutive tokens of a head
 // per team thread, the K pairs' weights one per vector lane, then the rows pair by pair; and the
-// forms with the L2 row prefetch, one pair per team thread and LanePairs with K = 8: the prefetch
-// asks for states ahead of each batch, only those that exist): against the reference, and bit for
-// bit the built-in shape's results (the same formulas in the same order). 37 tokens: partial
-// batches; 5, 8, 17 and more states: the prefetch reaches into the next batch or the tail; 33 and
-// 55 states: beyond the 32 cached weights; token 2 empty in every state, a NaN LSE at S = 5; head
-// size 36: a tail after the packs (16-bit types: LanePairs runs as two pairs per thread).
+// forms with the L2 row prefetch, one pair per team thread and LanePairs with K = 8 in batches of 4
+// or 2 states: the prefetch asks for states ahead of each batch, only those that exist, or with
+// one batch for the lane's next pack iteration): against the reference, and bit for bit the
+// built-in shape's results (the same formulas in the same order). 37 tokens: partial batches; 5,
+// 8, 17 and more states: the prefetch reaches into the next batch or the tail; 3 and 5 states at
+// head size 160: rows of one batch with a next pack iteration (16-bit: 20 packs over 8 lanes); 33
+// and 55 states: beyond the 32 cached weights; token 2 empty in every state, a NaN LSE at S = 5;
+// head size 36: a tail after the packs (16-bit types: LanePairs runs as two pairs per thread).
 TYPED_TEST(MergeMany, NWayLanePairsShapesGiveTheSameBits) {
   using Shape = MergeAttn::Impl::LaunchShape;
   constexpr bool host_like =
@@ -440,10 +459,12 @@ TYPED_TEST(MergeMany, NWayLanePairsShapesGiveTheSameBits) {
     if (!host_like && sizeof(typename MergeAttn::Impl::ValueTraits<T>::compute_type) <= 4) {
       type_shapes.push_back({16, 8, 4, 8});
       type_shapes.push_back({16, 8, 4, 8, false, 0, true});
+      type_shapes.push_back({16, 8, 4, 8, false, 0, true, true});  // 16-bit: batches of 2
     }
     std::uint64_t seed = 7100;
     for (std::int64_t S : {1, 3, 5, 8, 17, 32, 33, 55})
-      for (std::int64_t d : {36, 64}) {
+      for (std::int64_t d : {36, 64, 160}) {
+        if (d == 160 && S != 3 && S != 5) continue;
         auto p = make_many<T>(S, 37, 3, d, seed++, 0.2, {2});
         if (S == 5) p.lse[p.li(2, 1, 9)] = std::nanf("");
         const std::string ctx = std::string("NWay LanePairs S=") + std::to_string(S) +
@@ -455,7 +476,8 @@ TYPED_TEST(MergeMany, NWayLanePairsShapesGiveTheSameBits) {
           const std::string sctx = ctx + " team " + std::to_string(shape.team_size) + " vector " +
                                    std::to_string(shape.vector_length) + " pairs_per_thread " +
                                    std::to_string(shape.pairs_per_thread) +
-                                   (shape.prefetch_states ? " row prefetch" : "");
+                                   (shape.prefetch_states ? " row prefetch" : "") +
+                                   (shape.narrow_state_batches ? " batches of 2" : "");
           const auto forced =
               run_nway_checked<TypeParam, T, Kokkos::LayoutRight>(p, {}, true, sctx, &shape);
           std::int64_t differ = 0;

@@ -209,8 +209,9 @@ struct PairsPerThread {};
 /// Work tag, GPU-like spaces: each team thread takes K consecutive tokens of one head per step; its
 /// vector lanes compute the K pairs' weights (one pair per lane) into team scratch, then move the
 /// K rows (two states: the loads of up to four pairs issued before any is used; N states: one pair
-/// after the other).
-template <int K, bool Prefetch = false>
+/// after the other). Batch (N states): the states whose row loads the row loop issues together (2:
+/// the 16-bit form with the row prefetch and launch bounds of 8 teams, see nway_min_teams).
+template <int K, bool Prefetch = false, int Batch = 4>
 struct LanePairs {};
 
 template <class ExecSpace, class OutputView, class OutputLseView, class States, bool UsePacks,
@@ -306,6 +307,8 @@ class MergeFunctor {
   std::int64_t num_slots() const { return m_num_slots; }
 
   void set_prefetch_rows(const bool on) { m_prefetch_rows = on && fixed > 0; }
+  /// The launch's vector length (the stride of a vector lane's pack iterations).
+  void set_vector_length(const int lanes) { m_vector_length = lanes; }
 
   /// Host spaces, one pair per step (PairsPerThread<1>): each team thread takes host_span
   /// consecutive slots.
@@ -358,6 +361,10 @@ class MergeFunctor {
   }
   KOKKOS_INLINE_FUNCTION void operator()(const LanePairs<8, true>&, const member_type& team) const {
     lane_weight_runs<8, row_prefetch_distance>(team);
+  }
+  KOKKOS_INLINE_FUNCTION void operator()(const LanePairs<8, true, 2>&,
+                                         const member_type& team) const {
+    lane_weight_runs<8, row_prefetch_distance, 2>(team);
   }
 
  private:
@@ -581,7 +588,7 @@ class MergeFunctor {
   // weights (the same nway_weights as merge_pair, one lane instead of the vector lanes: the same
   // bits) into team scratch and writes its output LSE; then the vector lanes move the K rows one
   // pair after the other.
-  template <int K, int Prefetch = 0>
+  template <int K, int Prefetch = 0, int Batch = 4>
   KOKKOS_INLINE_FUNCTION void lane_weight_runs(const member_type& team) const {
     if constexpr (weight_cache) {
       const scratch_view sv(team.team_scratch(0), team.team_size(), lane_weight_fields * K);
@@ -621,7 +628,7 @@ class MergeFunctor {
           wt.m = f[lane_cache_states];
           wt.inv = f[lane_cache_states + 1];
           wt.fill = f[lane_cache_states + 2];
-          merge_mode_row<Prefetch>(team, t, h, wt);
+          merge_mode_row<Prefetch, Batch>(team, t, h, wt);
         }
       });
     } else {
@@ -823,12 +830,12 @@ class MergeFunctor {
 
   // The row of pair (t, h) as its mode says: one branch (uniform per pair), then a tight vector
   // loop.
-  template <int Prefetch = 0>
+  template <int Prefetch = 0, int Batch = 4>
   KOKKOS_INLINE_FUNCTION void merge_mode_row(const member_type& team, const std::int64_t t,
                                              const std::int64_t h, const Weights& wt) const {
     switch (wt.mode) {
       case RowMode::weighted:
-        merge_row<RowMode::weighted, Prefetch>(team, t, h, wt);
+        merge_row<RowMode::weighted, Prefetch, Batch>(team, t, h, wt);
         break;
       case RowMode::copy:
         merge_row<RowMode::copy>(team, t, h, wt);
@@ -928,7 +935,7 @@ class MergeFunctor {
   // The vector lanes of the team thread move the row: on GPUs iteration i < m_num_packs moves
   // pack i (consecutive lanes, consecutive packs), then the tail elements; general path: one
   // element per iteration. Hosts: SIMD loops over the contiguous row.
-  template <RowMode Mode, int Prefetch = 0>
+  template <RowMode Mode, int Prefetch = 0, int Batch = 4>
   KOKKOS_INLINE_FUNCTION void merge_row(const member_type& team, const std::int64_t t,
                                         const std::int64_t h, const Weights& wt) const {
     if constexpr (host_space && UsePacks) {
@@ -936,7 +943,7 @@ class MergeFunctor {
     } else {
       Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, m_vector_iters), [&](const int i) {
         if (UsePacks && i < m_num_packs) {
-          merge_pack<Mode, Prefetch>(t, h, i, wt);
+          merge_pack<Mode, Prefetch, Batch>(t, h, i, wt);
         } else {
           const int d = UsePacks ? m_num_packs * pack_size + (i - m_num_packs) : i;
           merge_element<Mode>(t, h, d, wt);
@@ -1011,8 +1018,10 @@ class MergeFunctor {
 
   // Prefetch (N states, weighted): state i + Prefetch's pack asked of L2 beside state i's load (a
   // hint: no value reaches a register, so a state that turns out empty costs the bandwidth of its
-  // line, never its contents).
-  template <RowMode Mode, int Prefetch = 0>
+  // line, never its contents); a pair whose states make one batch asks instead for their packs of
+  // the lane's next pack iteration (p + m_vector_length). Batch: the states whose loads are issued
+  // together.
+  template <RowMode Mode, int Prefetch = 0, int Batch = 4>
   KOKKOS_INLINE_FUNCTION void merge_pack(const std::int64_t t, const std::int64_t h, const int p,
                                          const Weights& wt) const {
     Pack* out = reinterpret_cast<Pack*>(&m_output(t, h, 0)) + p;
@@ -1023,9 +1032,10 @@ class MergeFunctor {
     } else if constexpr (Mode == RowMode::weighted) {
       compute_type acc[pack_size];
       for (int k = 0; k < pack_size; ++k) acc[k] = 0;
-      // Four states at a time, their loads issued before any is used: four round trips in flight
-      // per lane instead of one (the sums keep the state order of the loop below).
-      constexpr int u = 4;
+      // Batch states at a time (4; 2 in LanePairs<8, true, 2>), their loads issued before any is
+      // used: that many round trips in flight per lane instead of one (the sums keep the state
+      // order of the loop below).
+      constexpr int u = Batch;
       // src: state first + i's pack p, the next state's at src + step (whole packs: can_use_packs
       // checked the state stride): one add per batch instead of the View's index arithmetic per
       // state. It moves on only to a state that exists, so no address past the last state's row
@@ -1034,6 +1044,11 @@ class MergeFunctor {
       const Pack* src = reinterpret_cast<const Pack*>(m_states.row(wt.first, t, h)) + p;
       const std::int64_t step = m_states.state_stride() / pack_size;
       std::int64_t i = 0;
+      if constexpr (Prefetch > 0)  // one batch: nothing ahead in this row; the next pack iteration
+        if (wt.count <= u && p + m_vector_length < m_num_packs)
+          for (int j = 0; j < u; ++j)
+            if (j < wt.count)
+              prefetch_l2(reinterpret_cast<std::uintptr_t>(src + j * step + m_vector_length));
       while (i + u <= wt.count) {
         if constexpr (Prefetch > 0)  // state i + j + Prefetch exists
           for (int j = 0; j < u; ++j)
@@ -1097,6 +1112,7 @@ class MergeFunctor {
   std::int64_t m_num_slots = 0;
   bool m_slots_fit_32_bits = true;  // slot indices (and the grid-stride step) below 2^31
   bool m_prefetch_rows = false;
+  int m_vector_length = 1;
   HostRowIsa m_row_isa = HostRowIsa::portable;  // host spaces: the CPU's row code
 };
 
@@ -1107,16 +1123,18 @@ constexpr int nway_min_teams_per_sm = 7;
 
 template <class Tag>
 struct IsLanePairs : std::false_type {};
-template <int K, bool P>
-struct IsLanePairs<LanePairs<K, P>> : std::true_type {};
+template <int K, bool P, int B>
+struct IsLanePairs<LanePairs<K, P, B>> : std::true_type {};
 
 /// Teams per multiprocessor the launch bounds of an N-state form in pair form Tag ask for: 6 for
 /// the LanePairs form with 16-bit values (80 registers and no spills instead of 72 registers with
 /// 176 bytes of spill loads; H200, 16384x32x128 bf16, same run, six rounds: S4 73.9 -> 79.8 % of
 /// copy, S8 77.6 -> 81.1, S16 78.5 -> 80.7), nway_min_teams_per_sm otherwise (the two-pairs form
-/// with 64 states lost 5 points at 6).
+/// with 64 states lost 5 points at 6). 8 for LanePairs<8, true, 2> (16-bit rows in batches of 2
+/// states with the row prefetch: 64 registers, 32 bytes of spills; see choose_launch_shape).
 template <class ValueType, class Tag>
 constexpr int nway_min_teams() {
+  if (std::is_same<Tag, LanePairs<8, true, 2>>::value) return 8;
   return sizeof(ValueType) == 2 && IsLanePairs<Tag>::value ? 6 : nway_min_teams_per_sm;
 }
 
@@ -1153,6 +1171,10 @@ struct LaunchShape {
   // K = 8: the row loop asks L2 for the rows of states ahead (MergeFunctor::row_prefetch_distance);
   // other forms and spaces ignore it.
   bool prefetch_states = false;
+  // CUDA, 16-bit values, LanePairs with K = 8 and prefetch_states: the row loop issues the loads of
+  // 2 states at a time instead of 4 and the launch bounds ask for 8 teams per multiprocessor (64
+  // registers instead of 80: more warps in flight); other forms, types and spaces ignore it.
+  bool narrow_state_batches = false;
 };
 
 /// GPU mapping, from sweeps and profiles on the H200 (docs/perf/README.md): vector lanes over the
@@ -1221,14 +1243,25 @@ LaunchShape choose_launch_shape(const int value_size, const int vector_iters,
       shape.pairs_per_thread = 8;
     else if (shape.pairs_per_thread > 2)
       shape.pairs_per_thread = 2;
-    // The row prefetch (PairsPerThread<1, true>, LanePairs<8, true>) where a pair's row takes
-    // two or more batches of 4 states (H200, 3 alternating rounds, 16384x32x128, S64 4096x32x128,
-    // % of copy, the built-in form forced without -> with: bf16 S8 81.9 -> 85.1, S16 81.1 -> 88.2,
-    // S64 78.7 -> 84.0; float S8 91.8 -> 97.6, S16 92.4 -> 97.3, S64 86.5 -> 92.0; one batch, not
-    // taken: bf16 S4 80.4 -> 77.2, float S4 88.7 -> 89.0). Not when the count varies per token
+    // The row prefetch (PairsPerThread<1, true>, LanePairs<8, true>) from 4 states on (H200, 3
+    // alternating rounds, 16384x32x128, S64 4096x32x128, % of copy, the built-in form forced
+    // without -> with: bf16 S8 81.9 -> 85.1, S16 81.1 -> 88.2, S64 78.7 -> 84.0; float S8 91.8 ->
+    // 97.6, S16 92.4 -> 97.3, S64 86.5 -> 92.0). A row of one batch (4 states) has nothing ahead in
+    // it: its loads ask for the lane's next pack iteration instead (session 12, the built-in shape
+    // against the prefetching form: bf16 S4 79.2-80.4 -> 80.5-82.2 on three H200s, float S4
+    // 87.1-87.9 -> 89.4-89.5 on two; S5-S7 not measured). Not when the count varies per token
     // (num_states 0: not measured) nor for 8-byte values (not measured).
-    shape.prefetch_states = num_pairs >= (std::int64_t(1) << 17) && num_states >= 8 &&
+    shape.prefetch_states = num_pairs >= (std::int64_t(1) << 17) && num_states >= 4 &&
                             (value_size == 2 || value_size == 4);
+    // 16-bit LanePairs with the prefetch: batches of 2 states and 8 teams per multiprocessor where
+    // a row has 8-15 states, or 16 and more in launches of under 2^18 pairs (H200, four runs, bf16,
+    // % of copy, batches of 4 -> 2: S8 16384x32x128 82.7-85.0 -> 86.3-88.8, 4096x32x64 65-67 ->
+    // 79-80, x256 83-84 -> 85-88, x576 81 -> 82; S16 4096x32x64 65.6 -> 81.1, x256 84.6 -> 87.6,
+    // x576 83.7 -> 85.6: one wave of 1024 teams instead of 1.29; but S16 16384x32x128 86.3-86.6 ->
+    // 82.0-82.4 on three of the four runs; S4 80.5-82.2 -> 79.4-80.3).
+    shape.narrow_state_batches = shape.prefetch_states && value_size == 2 &&
+                                 shape.pairs_per_thread == 8 && num_states >= 8 &&
+                                 (num_states < 16 || num_pairs < (std::int64_t(1) << 18));
   }
   return shape;
 }
@@ -1292,6 +1325,7 @@ void launch_merge_as(const ExecSpace& exec, const OutputView& output,
   functor.set_tokens_per_group(lane_k > 0 ? shape.tokens_per_group * lane_k
                                           : shape.tokens_per_group);
   functor.set_prefetch_rows(shape.prefetch_rows);
+  functor.set_vector_length(shape.vector_length);
   // The league covers every slot once; beyond 2^30 teams the functor loops (64-bit index).
   const std::int64_t per_team = functor_type::slots_per_team(shape.team_size, k);
   const std::int64_t teams = (functor.num_slots() + per_team - 1) / per_team;
@@ -1353,6 +1387,8 @@ void launch_merge_as(const ExecSpace& exec, const OutputView& output,
   };
   if constexpr (functor_type::weight_cache && UsePacks) {
     if (shape.prefetch_states) {
+      if constexpr (sizeof(typename functor_type::value_type) == 2)
+        if (lane_k == 8 && shape.narrow_state_batches) return run(LanePairs<8, true, 2>{});
       if (lane_k == 8) return run(LanePairs<8, true>{});
       if (lane_k == 0 && k == 1) return run(PairsPerThread<1, true>{});
     }
