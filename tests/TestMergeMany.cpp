@@ -433,9 +433,9 @@ TYPED_TEST(MergeMany, NWayRowPrefetchRule) {
 // or 2 states: the prefetch asks for states ahead of each batch, only those that exist, or with
 // one batch for the lane's next pack iteration): against the reference, and bit for bit the
 // built-in shape's results (the same formulas in the same order). 37 tokens: partial batches; 5,
-// 8, 17 and more states: the prefetch reaches into the next batch or the tail; 3 and 5 states at
-// head size 160: rows of one batch with a next pack iteration (16-bit: 20 packs over 8 lanes); 33
-// and 55 states: beyond the 32 cached weights; token 2 empty in every state, a NaN LSE at S = 5;
+// 8, 17 and more states: the prefetch reaches into the next batch or the tail; head size 160
+// (16-bit: 20 packs over 8 lanes): 3 states, a row of one batch with a next pack iteration, and 5;
+// 33 and 55 states: beyond the 32 cached weights; token 2 empty in every state, a NaN LSE at S = 5;
 // head size 36: a tail after the packs (16-bit types: LanePairs runs as two pairs per thread).
 TYPED_TEST(MergeMany, NWayLanePairsShapesGiveTheSameBits) {
   using Shape = MergeAttn::Impl::LaunchShape;

@@ -1311,6 +1311,8 @@ void launch_merge_as(const ExecSpace& exec, const OutputView& output,
     // nway_min_teams teams per multiprocessor (the launch bounds); a built-in shape runs as
     // two pairs per thread where the device has less shared memory (e.g. 100 KB per SM: a team of
     // 16 threads with K = 8 and float weights takes ~20 KB); a forced shape is refused below.
+    // LanePairs<8, true, 2>'s launch bounds ask for 8 teams: where only 6 or 7 fit, it runs with
+    // that many (its registers fit 8; shared memory decides).
     const cudaDeviceProp& prop = exec.cuda_device_prop();
     if (lane_k > 0 && shape_override == nullptr &&
         teams_per_shared_memory(std::int64_t(prop.sharedMemPerMultiprocessor),
