@@ -325,7 +325,8 @@ std::string shape_label(const MergeAttn::Impl::LaunchShape& ls) {
   return "team" + std::to_string(ls.team_size) + "xvec" + std::to_string(ls.vector_length) + "_g" +
          std::to_string(ls.tokens_per_group) + "_k" + std::to_string(ls.pairs_per_thread) +
          (ls.prefetch_rows ? "_pf" : "") + (ls.prefetch_states ? "_ps" : "") +
-         (ls.prefetch_states && ls.narrow_state_batches ? "2" : "");
+         (ls.prefetch_states && ls.narrow_state_batches ? "2" : "") +
+         (ls.prefetch_states && ls.state_ring ? "_r" : "");
 }
 
 // The --sweep N-way entry "nway-sweep/<type>/S<S>/<shape>/<label>" with launch shape ls (nullptr:
@@ -347,10 +348,19 @@ MergeAttn::Impl::LaunchShape builtin_nway_shape(const Shape& s, const std::int64
       int(sizeof(T)), int(s.head_size / (16 / sizeof(T))), s.tokens, s.heads, S);
 }
 
+// The prefetching N-state forms a sweep entry forces: pairs per team thread (1, or 8 = LanePairs)
+// and, for 16-bit LanePairs, batches of 2 states and the state ring.
+struct PrefetchForm {
+  int pairs_per_thread;
+  bool narrow, ring;
+};
+constexpr PrefetchForm prefetch_forms[] = {
+    {1, false, false}, {8, false, false}, {8, true, false}, {8, false, true}, {8, true, true}};
+
 // --sweep, N-way: forced launch shapes for S states (lanes per row, pairs per team thread: 1, 2,
 // or 8 = the LanePairs form; without the row prefetch), then the prefetching forms ("_ps": one
-// pair per team thread, LanePairs with K = 8; "_ps2": 16-bit LanePairs in batches of 2 states);
-// "auto" is the built-in choice.
+// pair per team thread, LanePairs with K = 8; "_ps2": 16-bit LanePairs in batches of 2 states;
+// "_r": 16-bit LanePairs with the state ring); "auto" is the built-in choice.
 template <class T>
 void register_nway_sweep() {
   for (std::int64_t S : {4, 8, 16, 64}) {
@@ -368,23 +378,24 @@ void register_nway_sweep() {
         ls.prefetch_rows = false;  // 2-way forms only
         ls.prefetch_states = false;
         ls.narrow_state_batches = false;
+        ls.state_ring = false;
         register_nway_entry<T>(s, S, shape_label(ls), &ls);
       }
-    // The N-state row prefetch, one pair per team thread or LanePairs with K = 8 (16-bit values:
-    // also in batches of 2 states).
-    for (int k : {1, 8, -8}) {
-      if (k < 0 && sizeof(T) != 2) continue;
+    // The prefetching forms.
+    for (const PrefetchForm& form : prefetch_forms) {
+      if ((form.narrow || form.ring) && sizeof(T) != 2) continue;
       MergeAttn::Impl::LaunchShape ls = def;
-      ls.pairs_per_thread = k < 0 ? -k : k;
+      ls.pairs_per_thread = form.pairs_per_thread;
       ls.prefetch_rows = false;
       ls.prefetch_states = true;
-      ls.narrow_state_batches = k < 0;
+      ls.narrow_state_batches = form.narrow;
+      ls.state_ring = form.ring;
       register_nway_entry<T>(s, S, shape_label(ls), &ls);
     }
   }
   // Other head sizes at 2^17 pairs (the prefetch rule's threshold; head size 128 for S8 and S16
-  // beside the 2^19 pairs above): the built-in shape with and without the row prefetch (16-bit
-  // LanePairs: and in batches of 4 and 2 states).
+  // beside the 2^19 pairs above): the built-in shape without the row prefetch, then with each
+  // prefetching form of its pairs per team thread.
   for (std::int64_t d : {64, 128, 256, 576})
     for (std::int64_t S : {8, 16, 64}) {
       if (d == 576 && S == 64) continue;  // 4096x32x576 x 64 states: 19 GB of float states
@@ -392,10 +403,16 @@ void register_nway_sweep() {
       const Shape s{4096, 32, d};
       register_nway_entry<T>(s, S, "auto", nullptr);
       MergeAttn::Impl::LaunchShape ls = builtin_nway_shape<T>(s, S);
-      for (int form : {0, 1, 2}) {
-        if (form == 2 && !(sizeof(T) == 2 && ls.pairs_per_thread == 8)) continue;
-        ls.prefetch_states = form > 0;
-        ls.narrow_state_batches = form == 2;
+      ls.prefetch_states = false;
+      ls.narrow_state_batches = false;
+      ls.state_ring = false;
+      register_nway_entry<T>(s, S, shape_label(ls), &ls);
+      for (const PrefetchForm& form : prefetch_forms) {
+        if (form.pairs_per_thread != ls.pairs_per_thread) continue;
+        if ((form.narrow || form.ring) && sizeof(T) != 2) continue;
+        ls.prefetch_states = true;
+        ls.narrow_state_batches = form.narrow;
+        ls.state_ring = form.ring;
         register_nway_entry<T>(s, S, shape_label(ls), &ls);
       }
     }

@@ -354,6 +354,19 @@ void check_weight_cache(const std::int64_t S, const int want) {
   EXPECT_EQ(f.cache_states(), want) << "S = " << S << " " << value_type_name<T>();
   EXPECT_EQ(f.scratch_bytes(16, 0), want == 0 ? 0 : F::scratch_view::shmem_size(16, 2 * want))
       << "S = " << S << " " << value_type_name<T>();
+  // The LanePairs<8> form: 32 weights per pair (with the state ring as many as the states, at
+  // most 32), m, inv and fill; the mode and state index; the ring's 16-byte slots per thread and
+  // one to align them.
+  if (want > 0) {
+    const int lane = static_cast<int>(std::min<std::int64_t>(S, 32));
+    EXPECT_EQ(f.lane_cache(), lane) << "S = " << S << " " << value_type_name<T>();
+    const std::size_t index = F::index_scratch_view::shmem_size(16, 2 * 8);
+    EXPECT_EQ(f.scratch_bytes(16, 8), F::scratch_view::shmem_size(16, 35 * 8) + index)
+        << "S = " << S << " " << value_type_name<T>();
+    EXPECT_EQ(f.scratch_bytes(16, 8, 12),
+              F::scratch_view::shmem_size(16, (lane + 3) * 8) + index + (16 * 12 + 1) * 16)
+        << "S = " << S << " " << value_type_name<T>();  // vector length 1
+  }
 }
 
 TYPED_TEST(MergeMany, WeightCacheHoldsTheLaunchStates) {
@@ -382,8 +395,9 @@ TYPED_TEST(MergeMany, WeightCacheHoldsTheLaunchStates) {
 
 // Where the built-in N-state shapes take the L2 row prefetch (choose_launch_shape's rule, H200
 // sweeps): GPU-like spaces, at least 2^17 pairs and 4 states of 16-bit or 4-byte values; with
-// 16-bit values in the LanePairs form, batches of 2 states for 8-15 states, or 16 and more below
-// 2^18 pairs; host spaces never (their shape has no such field set).
+// 16-bit values in the LanePairs form, the state ring from 2^23 row packs per state (then batches
+// of 2 below 16 states), otherwise batches of 2 states for 8-15 states, or 16 and more below 2^18
+// pairs; host spaces never (their shape has no such field set).
 TYPED_TEST(MergeMany, NWayRowPrefetchRule) {
   using MergeAttn::Impl::choose_launch_shape;
   constexpr bool host_like =
@@ -396,6 +410,7 @@ TYPED_TEST(MergeMany, NWayRowPrefetchRule) {
     EXPECT_FALSE(pf(2, 16384, 16).prefetch_states);
     EXPECT_FALSE(pf(4, 4096, 64).prefetch_states);
     EXPECT_FALSE(pf(2, 16384, 8).narrow_state_batches);
+    EXPECT_FALSE(pf(2, 16384, 8).state_ring);
     return;
   }
   EXPECT_TRUE(pf(2, 16384, 8).prefetch_states);
@@ -418,13 +433,35 @@ TYPED_TEST(MergeMany, NWayRowPrefetchRule) {
   EXPECT_TRUE(pf(2, 16384, 15).narrow_state_batches);
   EXPECT_TRUE(pf(2, 4096, 16).narrow_state_batches);  // 2^17 pairs
   EXPECT_EQ(pf(2, 4096, 16).pairs_per_thread, 8);
-  EXPECT_FALSE(pf(2, 8192, 16).narrow_state_batches);  // 2^18 pairs
-  EXPECT_FALSE(pf(2, 16384, 16).narrow_state_batches);
-  EXPECT_FALSE(pf(2, 16384, 4).narrow_state_batches);
-  EXPECT_FALSE(pf(2, 16384, 7).narrow_state_batches);
+  EXPECT_FALSE(pf(2, 8192, 16).narrow_state_batches);   // 2^18 pairs
+  EXPECT_FALSE(pf(2, 16384, 16).narrow_state_batches);  // the ring: batches of 4
+  EXPECT_FALSE(pf(2, 8192, 4).narrow_state_batches);
+  EXPECT_FALSE(pf(2, 8192, 7).narrow_state_batches);
+  EXPECT_TRUE(pf(2, 8192, 8).narrow_state_batches);
   EXPECT_FALSE(pf(2, 4096, 64).narrow_state_batches);  // one pair per team thread
   EXPECT_FALSE(pf(4, 16384, 8).narrow_state_batches);  // float
   EXPECT_FALSE(pf(2, 2048, 8).narrow_state_batches);   // 2^16 pairs: no prefetch
+  // The state ring: 16-bit LanePairs<8, true, B>, at least 2^23 row packs per state; then batches
+  // of 2 below 16 states.
+  EXPECT_TRUE(pf(2, 16384, 4).state_ring);  // 2^19 pairs x 16 packs
+  EXPECT_TRUE(pf(2, 16384, 4).narrow_state_batches);
+  EXPECT_TRUE(pf(2, 16384, 7).narrow_state_batches);
+  EXPECT_TRUE(pf(2, 16384, 8).state_ring);
+  EXPECT_TRUE(pf(2, 16384, 16).state_ring);
+  EXPECT_FALSE(pf(2, 8192, 8).state_ring);   // 2^22 row packs
+  EXPECT_FALSE(pf(2, 16384, 3).state_ring);  // no prefetch
+  EXPECT_FALSE(pf(2, 16384, 2).state_ring);
+  EXPECT_FALSE(pf(4, 16384, 8).state_ring);   // float
+  EXPECT_FALSE(pf(2, 16384, 64).state_ring);  // one pair per team thread
+  // Head size 576 (72 packs) at 4096 tokens: 2^17 pairs, 9 * 2^20 row packs.
+  const auto x576 = [](std::int64_t states) {
+    return choose_launch_shape<TypeParam>(2, 72, 4096, 32, states);
+  };
+  EXPECT_TRUE(x576(8).state_ring);
+  EXPECT_TRUE(x576(8).narrow_state_batches);
+  EXPECT_TRUE(x576(16).state_ring);
+  EXPECT_FALSE(x576(16).narrow_state_batches);
+  EXPECT_FALSE(choose_launch_shape<TypeParam>(2, 32, 4096, 32, 8).state_ring);  // head size 256
 }
 
 // N states with forced launch shapes (on GPUs the LanePairs form: K consecutive tokens of a head
@@ -434,7 +471,8 @@ TYPED_TEST(MergeMany, NWayRowPrefetchRule) {
 // one batch for the lane's next pack iteration): against the reference, and bit for bit the
 // built-in shape's results (the same formulas in the same order). 37 tokens: partial batches; 5,
 // 8, 17 and more states: the prefetch reaches into the next batch or the tail; head size 160
-// (16-bit: 20 packs over 8 lanes): 3 states, a row of one batch with a next pack iteration, and 5;
+// (16-bit: 20 packs over 8 lanes): 3 states, a row of one batch with a next pack iteration, 5 and
+// 8 (the state ring's loads run across states and pack iterations, past its 8 or 12 slots);
 // 33 and 55 states: beyond the 32 cached weights; token 2 empty in every state, a NaN LSE at S = 5;
 // head size 36: a tail after the packs (16-bit types: LanePairs runs as two pairs per thread).
 TYPED_TEST(MergeMany, NWayLanePairsShapesGiveTheSameBits) {
@@ -460,11 +498,15 @@ TYPED_TEST(MergeMany, NWayLanePairsShapesGiveTheSameBits) {
       type_shapes.push_back({16, 8, 4, 8});
       type_shapes.push_back({16, 8, 4, 8, false, 0, true});
       type_shapes.push_back({16, 8, 4, 8, false, 0, true, true});  // 16-bit: batches of 2
+      // 16-bit: the state ring in batches of 4 and 2 (up to 16 states: beyond, the ring of the
+      // forced shape leaves no room for the launch bounds' teams)
+      type_shapes.push_back({16, 8, 4, 8, false, 0, true, false, true});
+      type_shapes.push_back({16, 8, 4, 8, false, 0, true, true, true});
     }
     std::uint64_t seed = 7100;
     for (std::int64_t S : {1, 3, 5, 8, 17, 32, 33, 55})
       for (std::int64_t d : {36, 64, 160}) {
-        if (d == 160 && S != 3 && S != 5) continue;
+        if (d == 160 && S != 3 && S != 5 && S != 8) continue;
         auto p = make_many<T>(S, 37, 3, d, seed++, 0.2, {2});
         if (S == 5) p.lse[p.li(2, 1, 9)] = std::nanf("");
         const std::string ctx = std::string("NWay LanePairs S=") + std::to_string(S) +
@@ -473,11 +515,13 @@ TYPED_TEST(MergeMany, NWayLanePairsShapesGiveTheSameBits) {
         const auto built_in =
             run_nway_checked<TypeParam, T, Kokkos::LayoutRight>(p, {}, true, ctx + " auto");
         for (const Shape& shape : type_shapes) {
+          if (shape.state_ring && S > 16) continue;
           const std::string sctx = ctx + " team " + std::to_string(shape.team_size) + " vector " +
                                    std::to_string(shape.vector_length) + " pairs_per_thread " +
                                    std::to_string(shape.pairs_per_thread) +
                                    (shape.prefetch_states ? " row prefetch" : "") +
-                                   (shape.narrow_state_batches ? " batches of 2" : "");
+                                   (shape.narrow_state_batches ? " batches of 2" : "") +
+                                   (shape.state_ring ? " state ring" : "");
           const auto forced =
               run_nway_checked<TypeParam, T, Kokkos::LayoutRight>(p, {}, true, sctx, &shape);
           std::int64_t differ = 0;

@@ -210,8 +210,10 @@ struct PairsPerThread {};
 /// vector lanes compute the K pairs' weights (one pair per lane) into team scratch, then move the
 /// K rows (two states: the loads of up to four pairs issued before any is used; N states: one pair
 /// after the other). Batch (N states): the states whose row loads the row loop issues together (2:
-/// the 16-bit form with the row prefetch and launch bounds of 8 teams, see nway_min_teams).
-template <int K, bool Prefetch = false, int Batch = 4>
+/// the 16-bit form with the row prefetch and launch bounds of 8 teams, see nway_min_teams). Ring
+/// (16-bit N states with the prefetch, CUDA sm_80+): the weighted rows through the state ring
+/// (LaunchShape::state_ring), kernels of their own so that the others keep their registers.
+template <int K, bool Prefetch = false, int Batch = 4, bool Ring = false>
 struct LanePairs {};
 
 template <class ExecSpace, class OutputView, class OutputLseView, class States, bool UsePacks,
@@ -246,7 +248,8 @@ class MergeFunctor {
   static constexpr int row_prefetch_distance = sizeof(value_type) == 2 ? 4 : 2;
   static constexpr int max_cache_states = 512 / static_cast<int>(sizeof(compute_type));
   // The LanePairs<K> form's weight cache per pair (K of them per team thread; chosen for up to 16
-  // states).
+  // states); with the state ring as many as the launch's states where fewer (lane_cache()): room
+  // for the ring in shared memory.
   static constexpr int lane_cache_states = 32;
   using scratch_view =
       Kokkos::View<compute_type**, Kokkos::LayoutRight, typename ExecSpace::scratch_memory_space,
@@ -254,24 +257,40 @@ class MergeFunctor {
   // The LanePairs<K> form keeps lane_pair_fields values per pair in team scratch.
   static constexpr int lane_pair_fields = 3;  // weight 0, weight 1, PairCode
   static constexpr bool lane_pairs = fixed == 2 && !host_space && UsePacks;
-  // The N-state LanePairs<K> form keeps per pair the first lane_cache_states weights and m, inv,
-  // fill (compute type) and the RowMode and arg (64-bit).
-  static constexpr int lane_weight_fields = lane_cache_states + 3;
+  // The N-state LanePairs<K> form keeps per pair the first lane_cache_states weights (lane_cache()
+  // with the state ring) and m, inv, fill (compute type) and the RowMode and arg (64-bit).
+  KOKKOS_INLINE_FUNCTION int lane_weight_fields(const bool ring) const {
+    return (ring ? m_lane_cache : lane_cache_states) + 3;
+  }
+  // The state ring (CUDA sm_80+, 16-bit LanePairs<8, true, B>; LaunchShape::state_ring): 16-byte
+  // slots per vector lane in team scratch, 8 for batches of 2 states (launch bounds of 8 teams),
+  // 12 for batches of 4 (6 teams).
+  static constexpr int ring_slots(const int batch) { return batch == 2 ? 8 : 12; }
   using index_scratch_view =
       Kokkos::View<std::int64_t**, Kokkos::LayoutRight, typename ExecSpace::scratch_memory_space,
                    Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
   /// Team scratch of a launch with `team_size` team threads, `lane_pairs_per_thread` > 0 for the
-  /// LanePairs<K> form.
-  std::size_t scratch_bytes(const int team_size, const int lane_pairs_per_thread) const {
+  /// LanePairs<K> form, `ring_slots` > 0 for its state ring (set_vector_length first: a slot per
+  /// vector lane).
+  std::size_t scratch_bytes(const int team_size, const int lane_pairs_per_thread,
+                            const int ring_slots = 0) const {
     if (lane_pairs && lane_pairs_per_thread > 0)
       return scratch_view::shmem_size(team_size, lane_pair_fields * lane_pairs_per_thread);
     if (weight_cache && lane_pairs_per_thread > 0)
-      return scratch_view::shmem_size(team_size, lane_weight_fields * lane_pairs_per_thread) +
-             index_scratch_view::shmem_size(team_size, 2 * lane_pairs_per_thread);
+      return scratch_view::shmem_size(team_size,
+                                      lane_weight_fields(ring_slots > 0) * lane_pairs_per_thread) +
+             index_scratch_view::shmem_size(team_size, 2 * lane_pairs_per_thread) +
+             ring_bytes(team_size, ring_slots);
     return weight_cache ? scratch_view::shmem_size(team_size, 2 * m_cache_states) : 0;
+  }
+  /// The state ring's team scratch: `slots` packs per thread, and one pack to align it.
+  KOKKOS_INLINE_FUNCTION std::size_t ring_bytes(const int team_size, const int slots) const {
+    return slots > 0 ? (std::size_t(team_size) * m_vector_length * slots + 1) * sizeof(Pack) : 0;
   }
   /// States whose LSEs and weights a team thread of the other N-state forms keeps in team scratch.
   int cache_states() const { return m_cache_states; }
+  /// States whose weights the LanePairs<K> form with the state ring keeps per pair in team scratch.
+  int lane_cache() const { return m_lane_cache; }
 
   struct alignas(pack_bytes) Pack {
     value_type v[pack_size];
@@ -293,6 +312,7 @@ class MergeFunctor {
     if constexpr (weight_cache) {
       const std::int64_t s = states.uniform_count();
       m_cache_states = s > 0 && s < max_cache_states ? static_cast<int>(s) : max_cache_states;
+      m_lane_cache = s > 0 && s < lane_cache_states ? static_cast<int>(s) : lane_cache_states;
     }
     set_tokens_per_group(1);
   }
@@ -365,6 +385,14 @@ class MergeFunctor {
   KOKKOS_INLINE_FUNCTION void operator()(const LanePairs<8, true, 2>&,
                                          const member_type& team) const {
     lane_weight_runs<8, row_prefetch_distance, 2>(team);
+  }
+  KOKKOS_INLINE_FUNCTION void operator()(const LanePairs<8, true, 2, true>&,
+                                         const member_type& team) const {
+    lane_weight_runs<8, row_prefetch_distance, 2, true>(team);
+  }
+  KOKKOS_INLINE_FUNCTION void operator()(const LanePairs<8, true, 4, true>&,
+                                         const member_type& team) const {
+    lane_weight_runs<8, row_prefetch_distance, 4, true>(team);
   }
 
  private:
@@ -588,12 +616,24 @@ class MergeFunctor {
   // weights (the same nway_weights as merge_pair, one lane instead of the vector lanes: the same
   // bits) into team scratch and writes its output LSE; then the vector lanes move the K rows one
   // pair after the other.
-  template <int K, int Prefetch = 0, int Batch = 4>
+  template <int K, int Prefetch = 0, int Batch = 4, bool Ring = false>
   KOKKOS_INLINE_FUNCTION void lane_weight_runs(const member_type& team) const {
     if constexpr (weight_cache) {
-      const scratch_view sv(team.team_scratch(0), team.team_size(), lane_weight_fields * K);
+      const int cache = Ring ? m_lane_cache : lane_cache_states;  // weights cached per pair
+      const int nf = cache + 3;
+      const scratch_view sv(team.team_scratch(0), team.team_size(), nf * K);
       const index_scratch_view iv(team.team_scratch(0), team.team_size(), 2 * K);
       compute_type* fields = &sv(team.team_rank(), 0);
+      // The state ring: slot r of team thread j's lane l at ring[r * threads + j * lanes + l]
+      // (consecutive lanes, consecutive 16 bytes: no shared-memory bank conflicts).
+      // Null (the rows as merge_pack moves them) in the other forms.
+      Pack* ring = nullptr;
+      if constexpr (Ring && sizeof(value_type) == 2 && Prefetch > 0) {
+        ring = static_cast<Pack*>(team.team_scratch(0).get_shmem_aligned(
+            ring_bytes(team.team_size(), ring_slots(Batch)) - sizeof(Pack), sizeof(Pack)));
+        if (ring != nullptr) ring += std::size_t(team.team_rank()) * m_vector_length;
+      }
+      (void)ring;  // used by device code for sm_80+ only
       std::int64_t* index = &iv(team.team_rank(), 0);
       for_lane_batches<K>(team, [&](const std::int64_t t0, const std::int64_t h) {
         // Kokkos ends each vector loop with the lanes synchronised: the fields are written before
@@ -604,13 +644,13 @@ class MergeFunctor {
             index[2 * k] = -1;
             return;
           }
-          compute_type* f = fields + lane_weight_fields * k;
+          compute_type* f = fields + nf * k;
           Weights wt;
-          start_weights(wt, t, f, f, lane_cache_states);
+          start_weights(wt, t, f, f, cache);
           nway_weights<false>(team, wt, t, h);
-          f[lane_cache_states] = wt.m;
-          f[lane_cache_states + 1] = wt.inv;
-          f[lane_cache_states + 2] = wt.fill;
+          f[cache] = wt.m;
+          f[cache + 1] = wt.inv;
+          f[cache + 2] = wt.fill;
           index[2 * k] = static_cast<std::int64_t>(wt.mode);
           index[2 * k + 1] = wt.arg;
           if constexpr (has_output_lse)
@@ -620,14 +660,23 @@ class MergeFunctor {
         for (int k = 0; k < K; ++k) {
           if (index[2 * k] < 0) continue;  // past the last token: the same for all lanes
           const std::int64_t t = t0 + k;
-          compute_type* f = fields + lane_weight_fields * k;
+          compute_type* f = fields + nf * k;
           Weights wt;
-          start_weights(wt, t, f, f, lane_cache_states);
+          start_weights(wt, t, f, f, cache);
           wt.mode = static_cast<RowMode>(index[2 * k]);
           wt.arg = index[2 * k + 1];
-          wt.m = f[lane_cache_states];
-          wt.inv = f[lane_cache_states + 1];
-          wt.fill = f[lane_cache_states + 2];
+          wt.m = f[cache];
+          wt.inv = f[cache + 1];
+          wt.fill = f[cache + 2];
+#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ >= 800)
+          if constexpr (Ring && sizeof(value_type) == 2 && Prefetch > 0 && UsePacks) {
+            if (ring != nullptr && wt.mode == RowMode::weighted && wt.count <= wt.cap &&
+                m_num_packs == m_vector_iters) {
+              ring_weighted_row<ring_slots(Batch)>(team, t, h, wt, ring);
+              continue;
+            }
+          }
+#endif
           merge_mode_row<Prefetch, Batch>(team, t, h, wt);
         }
       });
@@ -803,6 +852,73 @@ class MergeFunctor {
       }
     }
   }
+
+#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ >= 800)
+  // cp.async (sm_80+): 16 bytes from global memory into shared memory, L2 only, without holding a
+  // register while in flight; commit closes a group of them, wait_group<N> waits until at most N
+  // groups of this thread are in flight (and makes their data visible to it).
+  static __device__ void cp_async16(Pack* dst, const Pack* src) {
+    const unsigned d = static_cast<unsigned>(__cvta_generic_to_shared(dst));
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(d), "l"(src) : "memory");
+  }
+  static __device__ void cp_async_commit() { asm volatile("cp.async.commit_group;" ::: "memory"); }
+  template <int N>
+  static __device__ void cp_async_wait() {
+    asm volatile("cp.async.wait_group %0;" ::"n"(N) : "memory");
+  }
+  // The state ring: a weighted row whose weights are all cached (wt.count <= wt.cap), of whole
+  // packs. Vector lane l walks packs l, l + V, ... and for each the non-empty states in order (the
+  // same sums in the same order as merge_pack: the same bits); its next Slots loads (across states
+  // and pack iterations) are in flight through cp.async into its slots of the ring, holding no
+  // registers, and the row's loads go to L2 once (the L2 prefetch of merge_pack asks twice).
+  template <int Slots>
+  __device__ void ring_weighted_row(const member_type& team, const std::int64_t t,
+                                    const std::int64_t h, const Weights& wt, Pack* ring) const {
+    const int lanes = m_vector_length, threads = team.team_size() * m_vector_length;
+    const int packs = m_num_packs, n = static_cast<int>(wt.count);
+    const Pack* base = reinterpret_cast<const Pack*>(m_states.row(wt.first, t, h));
+    const std::int64_t step = m_states.state_stride() / pack_size;
+    const compute_type* w = wt.cache;
+    int first_live = 0;  // a weighted row has two or more non-empty states
+    while (w[first_live] < compute_type(0)) ++first_live;
+    Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, lanes), [&](const int l) {
+      Pack* slots = ring + l;
+      int ip = l, ii = first_live;  // the next load to issue: pack ip of state ii
+      const auto issue = [&](const int slot) {
+        if (ip < packs) {
+          cp_async16(slots + slot * threads, base + ii * step + ip);
+          do {  // the next non-empty state, or the first of the next pack iteration
+            if (++ii == n) {
+              ii = first_live;
+              ip += lanes;
+              break;
+            }
+          } while (w[ii] < compute_type(0));
+        }
+        cp_async_commit();  // empty groups too: one group per slot keeps wait_group's count
+      };
+      for (int r = 0; r < Slots; ++r) issue(r);
+      int slot = 0;
+      for (int p = l; p < packs; p += lanes) {
+        compute_type acc[pack_size];
+        for (int k = 0; k < pack_size; ++k) acc[k] = 0;
+        for (int i = first_live; i < n; ++i) {
+          const compute_type wi = w[i];
+          if (wi < compute_type(0)) continue;  // an empty state: not read
+          cp_async_wait<Slots - 1>();          // the oldest group: this load
+          const Pack x = slots[slot * threads];
+          for (int k = 0; k < pack_size; ++k) acc[k] += wi * traits::load(x.v[k]);
+          issue(slot);  // its slot refilled after the read above
+          slot = slot + 1 == Slots ? 0 : slot + 1;
+        }
+        Pack o;
+        for (int k = 0; k < pack_size; ++k) traits::store(o.v[k], acc[k]);
+        reinterpret_cast<Pack*>(&m_output(t, h, 0))[p] = o;
+      }
+      cp_async_wait<0>();  // nothing in flight into the ring when the next row starts
+    });
+  }
+#endif
 
   template <int Prefetch = 0>
   KOKKOS_INLINE_FUNCTION void merge_pair(const member_type& team, const std::int64_t t,
@@ -1106,7 +1222,8 @@ class MergeFunctor {
   int m_head_size;
   int m_num_packs;
   int m_vector_iters;
-  int m_cache_states = 0;  // N-state forms on GPUs: see cache_states()
+  int m_cache_states = 0;                // N-state forms on GPUs: see cache_states()
+  int m_lane_cache = lane_cache_states;  // see lane_cache()
   Lse m_lse;
   int m_group_log2 = 0;
   std::int64_t m_num_slots = 0;
@@ -1123,18 +1240,21 @@ constexpr int nway_min_teams_per_sm = 7;
 
 template <class Tag>
 struct IsLanePairs : std::false_type {};
-template <int K, bool P, int B>
-struct IsLanePairs<LanePairs<K, P, B>> : std::true_type {};
+template <int K, bool P, int B, bool R>
+struct IsLanePairs<LanePairs<K, P, B, R>> : std::true_type {};
 
 /// Teams per multiprocessor the launch bounds of an N-state form in pair form Tag ask for: 6 for
 /// the LanePairs form with 16-bit values (80 registers and no spills instead of 72 registers with
 /// 176 bytes of spill loads; H200, 16384x32x128 bf16, same run, six rounds: S4 73.9 -> 79.8 % of
 /// copy, S8 77.6 -> 81.1, S16 78.5 -> 80.7), nway_min_teams_per_sm otherwise (the two-pairs form
 /// with 64 states lost 5 points at 6). 8 for LanePairs<8, true, 2> (16-bit rows in batches of 2
-/// states with the row prefetch: 64 registers, 32 bytes of spills; see choose_launch_shape).
+/// states with the row prefetch: 64 registers, 32 bytes of spills; see choose_launch_shape), with
+/// or without the state ring.
 template <class ValueType, class Tag>
 constexpr int nway_min_teams() {
-  if (std::is_same<Tag, LanePairs<8, true, 2>>::value) return 8;
+  if (std::is_same<Tag, LanePairs<8, true, 2>>::value ||
+      std::is_same<Tag, LanePairs<8, true, 2, true>>::value)
+    return 8;
   return sizeof(ValueType) == 2 && IsLanePairs<Tag>::value ? 6 : nway_min_teams_per_sm;
 }
 
@@ -1175,6 +1295,12 @@ struct LaunchShape {
   // 2 states at a time instead of 4 and the launch bounds ask for 8 teams per multiprocessor (64
   // registers instead of 80: more warps in flight); other forms, types and spaces ignore it.
   bool narrow_state_batches = false;
+  // CUDA sm_80+, 16-bit values, LanePairs with K = 8 and prefetch_states: the loads of the weighted
+  // rows go through a ring of 16-byte slots per vector lane in team scratch (cp.async; 8 slots with
+  // narrow_state_batches, 12 without) instead of registers and the L2 prefetch; a built-in shape
+  // whose ring does not fit the launch bounds' teams into shared memory runs without it. Other
+  // forms, types and spaces ignore it.
+  bool state_ring = false;
 };
 
 /// GPU mapping, from sweeps and profiles on the H200 (docs/perf/README.md): vector lanes over the
@@ -1259,9 +1385,19 @@ LaunchShape choose_launch_shape(const int value_size, const int vector_iters,
     // 79-80, x256 83-84 -> 85-88, x576 81 -> 82; S16 4096x32x64 65.6 -> 81.1, x256 84.6 -> 87.6,
     // x576 83.7 -> 85.6: one wave of 1024 teams instead of 1.29; but S16 16384x32x128 86.3-86.6 ->
     // 82.0-82.4 on three of the four runs; S4 80.5-82.2 -> 79.4-80.3).
-    shape.narrow_state_batches = shape.prefetch_states && value_size == 2 &&
-                                 shape.pairs_per_thread == 8 && num_states >= 8 &&
-                                 (num_states < 16 || num_pairs < (std::int64_t(1) << 18));
+    // The state ring where a launch has at least 2^23 row packs per state (H200, session 13, bf16
+    // 16384x32x128, % of copy, without -> with the ring: S4 80.3 -> 85.3 in batches of 2, S8 86.1
+    // -> 87.4 in batches of 2, S16 86.4 -> 88.8 in batches of 4 with 12 slots; 4096x32x576 S8 79.7
+    // -> 86.6, S16 84.4 -> 87.8; but 4096x32x128 S8 83.4 -> 79.6 and x256 84.7 -> 82.6: one wave,
+    // where each team thread's rows wait for the ring to fill one after the other), in batches of 2
+    // states below 16 states.
+    shape.state_ring = shape.prefetch_states && value_size == 2 && shape.pairs_per_thread == 8 &&
+                       num_pairs * vector_iters >= (std::int64_t(1) << 23);
+    shape.narrow_state_batches =
+        shape.prefetch_states && value_size == 2 && shape.pairs_per_thread == 8 &&
+        (shape.state_ring
+             ? num_states < 16
+             : num_states >= 8 && (num_states < 16 || num_pairs < (std::int64_t(1) << 18)));
   }
   return shape;
 }
@@ -1305,34 +1441,49 @@ void launch_merge_as(const ExecSpace& exec, const OutputView& output,
   int lane_k = (functor_type::lane_pairs && whole_packs) || functor_type::weight_cache
                    ? (asked == 4 || asked == 8 ? asked : 0)
                    : 0;
+  functor.set_vector_length(shape.vector_length);
+  // The 16-bit prefetching LanePairs forms: in batches of 2 states, and with the state ring.
+  constexpr bool two_byte = sizeof(typename functor_type::value_type) == 2 && UsePacks;
+  bool narrow = two_byte && lane_k == 8 && shape.prefetch_states && shape.narrow_state_batches;
+  bool ring = two_byte && lane_k == 8 && shape.prefetch_states && shape.state_ring;
 #if defined(KOKKOS_ENABLE_CUDA)
   if constexpr (std::is_same<ExecSpace, Kokkos::Cuda>::value && functor_type::weight_cache) {
-    // The N-state LanePairs form needs its K pairs' weight caches in team scratch for
-    // nway_min_teams teams per multiprocessor (the launch bounds); a built-in shape runs as
-    // two pairs per thread where the device has less shared memory (e.g. 100 KB per SM: a team of
-    // 16 threads with K = 8 and float weights takes ~20 KB); a forced shape is refused below.
-    // LanePairs<8, true, 2>'s launch bounds ask for 8 teams: where only 6 or 7 fit, it runs with
-    // that many (its registers fit 8; shared memory decides).
+    // The N-state LanePairs form needs its K pairs' weight caches (and its state ring) in team
+    // scratch for the launch bounds' teams per multiprocessor (nway_min_teams): Kokkos refuses the
+    // launch otherwise. A built-in shape drops the ring, then the batches of 2 (8 teams), then
+    // runs as two pairs per thread where the device has less shared memory (e.g. 100 KB per SM: a
+    // team of 16 threads with K = 8 and 16 float weights per pair takes ~12 KB); a forced shape is
+    // refused below. The ring needs sm_80 (cp.async).
     const cudaDeviceProp& prop = exec.cuda_device_prop();
-    if (lane_k > 0 && shape_override == nullptr &&
-        teams_per_shared_memory(std::int64_t(prop.sharedMemPerMultiprocessor),
-                                std::int64_t(prop.reservedSharedMemPerBlock),
-                                std::int64_t(functor.scratch_bytes(shape.team_size, lane_k))) <
-            nway_min_teams<typename functor_type::value_type, LanePairs<8>>())
-      lane_k = 0;
+    const auto fits = [&](const bool two, const bool with_ring) {
+      const int slots = with_ring ? functor_type::ring_slots(two ? 2 : 4) : 0;
+      return teams_per_shared_memory(
+                 std::int64_t(prop.sharedMemPerMultiprocessor),
+                 std::int64_t(prop.reservedSharedMemPerBlock),
+                 std::int64_t(functor.scratch_bytes(shape.team_size, lane_k, slots))) >=
+             (two ? 8 : nway_min_teams<typename functor_type::value_type, LanePairs<8>>());
+    };
+    if (prop.major < 8) ring = false;
+    if (lane_k > 0 && shape_override == nullptr) {
+      if (ring && !fits(narrow, true)) ring = false;
+      if (narrow && !fits(true, ring)) narrow = false;
+      if (ring && !fits(narrow, true)) ring = false;
+      if (!fits(false, false)) lane_k = 0;
+    }
   }
 #endif
+  if (lane_k == 0) narrow = ring = false;
   const int k = lane_k > 0 ? lane_k : asked >= 2 ? 2 : 1;
   // LanePairs: a team thread's K slots are K consecutive tokens of one head.
   functor.set_tokens_per_group(lane_k > 0 ? shape.tokens_per_group * lane_k
                                           : shape.tokens_per_group);
   functor.set_prefetch_rows(shape.prefetch_rows);
-  functor.set_vector_length(shape.vector_length);
   // The league covers every slot once; beyond 2^30 teams the functor loops (64-bit index).
   const std::int64_t per_team = functor_type::slots_per_team(shape.team_size, k);
   const std::int64_t teams = (functor.num_slots() + per_team - 1) / per_team;
   const int league_size = static_cast<int>(teams < (std::int64_t(1) << 30) ? teams : (1 << 30));
-  std::size_t scratch = functor.scratch_bytes(shape.team_size, lane_k);
+  std::size_t scratch = functor.scratch_bytes(shape.team_size, lane_k,
+                                              ring ? functor_type::ring_slots(narrow ? 2 : 4) : 0);
 #if defined(KOKKOS_ENABLE_CUDA)
   if constexpr (std::is_same<ExecSpace, Kokkos::Cuda>::value) {
     const std::int64_t team_threads = std::int64_t(shape.team_size) * shape.vector_length;
@@ -1389,8 +1540,10 @@ void launch_merge_as(const ExecSpace& exec, const OutputView& output,
   };
   if constexpr (functor_type::weight_cache && UsePacks) {
     if (shape.prefetch_states) {
-      if constexpr (sizeof(typename functor_type::value_type) == 2)
-        if (lane_k == 8 && shape.narrow_state_batches) return run(LanePairs<8, true, 2>{});
+      if constexpr (two_byte) {
+        if (narrow) return ring ? run(LanePairs<8, true, 2, true>{}) : run(LanePairs<8, true, 2>{});
+        if (ring) return run(LanePairs<8, true, 4, true>{});
+      }
       if (lane_k == 8) return run(LanePairs<8, true>{});
       if (lane_k == 0 && k == 1) return run(PairsPerThread<1, true>{});
     }

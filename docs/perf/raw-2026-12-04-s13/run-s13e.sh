@@ -1,0 +1,36 @@
+#!/bin/bash
+# Session 13, run e: validation of the commit's CUDA build (test binary, memcheck, racecheck and
+# initcheck of the N-state tests), the N-way sweep's built-in and prefetching entries against main's
+# bench (bench-new, b04ed59), 3 alternating passes, and the whole grid (perf/h200_perf.sh).
+export LD_LIBRARY_PATH=$PWD/.gpu-carry/lib:$LD_LIBRARY_PATH
+B=.gpu-carry/bin; mkdir -p /tmp/r; rm -rf /tmp/r/*
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv > /tmp/r/gpu.txt
+gunzip -k -f $B/merge_attn_tests.gz; chmod +x $B/merge_attn_tests; T=$B/merge_attn_tests
+s=$(date +%s)
+$T --gtest_brief=1 > /tmp/r/gtest-all.log 2>&1; echo "exit code $? ($(( $(date +%s) - s )) s)" >> /tmp/r/gtest-all.log
+s=$(date +%s)
+timeout 200 compute-sanitizer --tool memcheck --error-exitcode 99 $T --gtest_brief=1 \
+  --gtest_filter='MergeMany/Cuda*:MergeMappings/Cuda*' > /tmp/r/memcheck.log 2>&1
+echo "exit code $? ($(( $(date +%s) - s )) s)" >> /tmp/r/memcheck.log
+s=$(date +%s)
+timeout 150 compute-sanitizer --tool racecheck --error-exitcode 99 $T --gtest_brief=1 \
+  --gtest_filter='MergeMany/Cuda.NWay*' > /tmp/r/racecheck.log 2>&1
+echo "exit code $? ($(( $(date +%s) - s )) s)" >> /tmp/r/racecheck.log
+s=$(date +%s)
+timeout 100 compute-sanitizer --tool initcheck --error-exitcode 99 $T --gtest_brief=1 \
+  --gtest_filter='MergeMany/Cuda.NWayLanePairs*' > /tmp/r/initcheck.log 2>&1
+echo "exit code $? ($(( $(date +%s) - s )) s)" >> /tmp/r/initcheck.log
+tail -n 3 /tmp/r/gtest-all.log /tmp/r/memcheck.log /tmp/r/racecheck.log /tmp/r/initcheck.log
+(cd /tmp/r && tar czf $OUT/s13e.tgz --exclude=merge_attn_tests *)
+F='nway-sweep/[^/]*/S[0-9]*/[^/]*/(auto|[^/]*_ps[^/]*)/'
+for pass in 1 2 3; do
+  timeout 90 $B/bench-new --sweep --benchmark_filter="$F" --benchmark_out=/tmp/r/new-$pass.json --benchmark_out_format=json > /tmp/r/new-$pass.log 2>&1
+  timeout 90 $B/bench-prod --sweep --benchmark_filter="$F" --benchmark_out=/tmp/r/prod-$pass.json --benchmark_out_format=json > /tmp/r/prod-$pass.log 2>&1
+  echo "pass $pass done $(date +%T)"
+done
+(cd /tmp/r && tar czf $OUT/s13e.tgz --exclude=merge_attn_tests *)
+mkdir -p /tmp/r/grid /tmp/gb && cp $B/bench-prod /tmp/gb/merge_attn_bench
+s=$(date +%s)
+OUT=/tmp/r/grid timeout 300 bash perf/h200_perf.sh /tmp/gb
+echo "grid $(( $(date +%s) - s )) s"
+cd /tmp/r && tar czf $OUT/s13e.tgz --exclude=merge_attn_tests * && ls -la $OUT
