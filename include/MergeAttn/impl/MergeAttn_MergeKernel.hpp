@@ -260,12 +260,16 @@ class MergeFunctor {
   // The N-state LanePairs<K> form keeps per pair the first lane_cache_states weights (lane_cache()
   // with the state ring) and m, inv, fill (compute type) and the RowMode and arg (64-bit).
   KOKKOS_INLINE_FUNCTION int lane_weight_fields(const bool ring) const {
-    return (ring ? m_lane_cache : lane_cache_states) + 3;
+    return lane_weights(ring) + 3;
+  }
+  // The weights per pair of that cache.
+  KOKKOS_INLINE_FUNCTION int lane_weights(const bool ring) const {
+    return ring ? m_lane_cache : lane_cache_states;
   }
   // The state ring (CUDA sm_80+, 16-bit LanePairs<8, true, B>; LaunchShape::state_ring): 16-byte
-  // slots per vector lane in team scratch, 8 for batches of 2 states (launch bounds of 8 teams),
-  // 12 for batches of 4 (6 teams).
-  static constexpr int ring_slots(const int batch) { return batch == 2 ? 8 : 12; }
+  // slots per vector lane in team scratch, 8 for batches of 2 states (narrow_state_batches: launch
+  // bounds of 8 teams), 12 for batches of 4 (6 teams).
+  static constexpr int ring_slots(const bool narrow_batches) { return narrow_batches ? 8 : 12; }
   using index_scratch_view =
       Kokkos::View<std::int64_t**, Kokkos::LayoutRight, typename ExecSpace::scratch_memory_space,
                    Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
@@ -280,12 +284,12 @@ class MergeFunctor {
       return scratch_view::shmem_size(team_size,
                                       lane_weight_fields(ring_slots > 0) * lane_pairs_per_thread) +
              index_scratch_view::shmem_size(team_size, 2 * lane_pairs_per_thread) +
-             ring_bytes(team_size, ring_slots);
+             (ring_slots > 0 ? ring_bytes(team_size, ring_slots) + sizeof(Pack) : 0);  // + align
     return weight_cache ? scratch_view::shmem_size(team_size, 2 * m_cache_states) : 0;
   }
-  /// The state ring's team scratch: `slots` packs per thread, and one pack to align it.
+  /// The state ring: `slots` packs per vector lane of each team thread.
   KOKKOS_INLINE_FUNCTION std::size_t ring_bytes(const int team_size, const int slots) const {
-    return slots > 0 ? (std::size_t(team_size) * m_vector_length * slots + 1) * sizeof(Pack) : 0;
+    return std::size_t(team_size) * m_vector_length * slots * sizeof(Pack);
   }
   /// States whose LSEs and weights a team thread of the other N-state forms keeps in team scratch.
   int cache_states() const { return m_cache_states; }
@@ -619,8 +623,8 @@ class MergeFunctor {
   template <int K, int Prefetch = 0, int Batch = 4, bool Ring = false>
   KOKKOS_INLINE_FUNCTION void lane_weight_runs(const member_type& team) const {
     if constexpr (weight_cache) {
-      const int cache = Ring ? m_lane_cache : lane_cache_states;  // weights cached per pair
-      const int nf = cache + 3;
+      const int cache = lane_weights(Ring);  // weights cached per pair
+      const int nf = lane_weight_fields(Ring);
       const scratch_view sv(team.team_scratch(0), team.team_size(), nf * K);
       const index_scratch_view iv(team.team_scratch(0), team.team_size(), 2 * K);
       compute_type* fields = &sv(team.team_rank(), 0);
@@ -630,7 +634,7 @@ class MergeFunctor {
       Pack* ring = nullptr;
       if constexpr (Ring && sizeof(value_type) == 2 && Prefetch > 0) {
         ring = static_cast<Pack*>(team.team_scratch(0).get_shmem_aligned(
-            ring_bytes(team.team_size(), ring_slots(Batch)) - sizeof(Pack), sizeof(Pack)));
+            ring_bytes(team.team_size(), ring_slots(Batch == 2)), sizeof(Pack)));
         if (ring != nullptr) ring += std::size_t(team.team_rank()) * m_vector_length;
       }
       (void)ring;  // used by device code for sm_80+ only
@@ -657,8 +661,24 @@ class MergeFunctor {
             lse_ref(m_output_lse, m_lse.output_tokens_heads(), t, h) =
                 static_cast<typename OutputLseView::non_const_value_type>(wt.lse);
         });
+        // The state ring: the pairs whose rows it moves (weighted, all weights cached, whole
+        // packs), all of them in one pass; the others after it, as merge_mode_row moves them.
+        unsigned ring_rows = 0;
+#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ >= 800)
+        if constexpr (Ring && sizeof(value_type) == 2 && Prefetch > 0 && UsePacks) {
+          if (ring != nullptr && m_num_packs == m_vector_iters) {
+            for (int k = 0; k < K; ++k)
+              if (index[2 * k] == static_cast<std::int64_t>(RowMode::weighted) &&
+                  m_states.count(t0 + k) <= cache)
+                ring_rows |= 1u << k;
+            if (ring_rows != 0)
+              ring_weighted_rows<ring_slots(Batch == 2)>(team, t0, h, fields, nf, ring_rows, ring);
+          }
+        }
+#endif
         for (int k = 0; k < K; ++k) {
           if (index[2 * k] < 0) continue;  // past the last token: the same for all lanes
+          if ((ring_rows >> k) & 1u) continue;
           const std::int64_t t = t0 + k;
           compute_type* f = fields + nf * k;
           Weights wt;
@@ -668,15 +688,6 @@ class MergeFunctor {
           wt.m = f[cache];
           wt.inv = f[cache + 1];
           wt.fill = f[cache + 2];
-#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ >= 800)
-          if constexpr (Ring && sizeof(value_type) == 2 && Prefetch > 0 && UsePacks) {
-            if (ring != nullptr && wt.mode == RowMode::weighted && wt.count <= wt.cap &&
-                m_num_packs == m_vector_iters) {
-              ring_weighted_row<ring_slots(Batch)>(team, t, h, wt, ring);
-              continue;
-            }
-          }
-#endif
           merge_mode_row<Prefetch, Batch>(team, t, h, wt);
         }
       });
@@ -866,56 +877,85 @@ class MergeFunctor {
   static __device__ void cp_async_wait() {
     asm volatile("cp.async.wait_group %0;" ::"n"(N) : "memory");
   }
-  // The state ring: a weighted row whose weights are all cached (wt.count <= wt.cap), of whole
-  // packs. Vector lane l walks packs l, l + V, ... and for each the non-empty states in order (the
-  // same sums in the same order as merge_pack: the same bits); its next Slots loads (across states
-  // and pack iterations) are in flight through cp.async into its slots of the ring, holding no
-  // registers, and the row's loads go to L2 once (the L2 prefetch of merge_pack asks twice).
+  // The state ring: the weighted rows of a step's pairs `rows` (bit k: pair t0 + k; their weights
+  // all cached, nf fields per pair from `fields`), of whole packs. Vector lane l walks, pair after
+  // pair, packs l, l + V, ... and for each the non-empty states in order (the same sums in the same
+  // order as merge_pack: the same bits); its next Slots loads (across states, pack iterations and
+  // pairs) are in flight through cp.async into its slots of the ring, holding no registers, and
+  // each row is asked of L2 once (the L2 prefetch of merge_pack asks twice).
   template <int Slots>
-  __device__ void ring_weighted_row(const member_type& team, const std::int64_t t,
-                                    const std::int64_t h, const Weights& wt, Pack* ring) const {
+  __device__ void ring_weighted_rows(const member_type& team, const std::int64_t t0,
+                                     const std::int64_t h, const compute_type* fields, const int nf,
+                                     const unsigned rows, Pack* ring) const {
     const int lanes = m_vector_length, threads = team.team_size() * m_vector_length;
-    const int packs = m_num_packs, n = static_cast<int>(wt.count);
-    const Pack* base = reinterpret_cast<const Pack*>(m_states.row(wt.first, t, h));
+    const int packs = m_num_packs;
     const std::int64_t step = m_states.state_stride() / pack_size;
-    const compute_type* w = wt.cache;
-    int first_live = 0;  // a weighted row has two or more non-empty states
-    while (w[first_live] < compute_type(0)) ++first_live;
+    const auto first_live = [](const compute_type* w) {
+      int i = 0;  // a weighted row has two or more non-empty states
+      while (w[i] < compute_type(0)) ++i;
+      return i;
+    };
     Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, lanes), [&](const int l) {
       Pack* slots = ring + l;
-      int ip = l, ii = first_live;  // the next load to issue: pack ip of state ii
+      // The next load to issue: pack ip of state ii (of in) of the row at ib, weights iw; left: the
+      // pairs after it. ip >= packs: nothing left to issue.
+      unsigned left = rows;
+      int ii = 0, in = 0, ip = packs;
+      const Pack* ib = nullptr;
+      const compute_type* iw = nullptr;
+      const auto next_row = [&] {
+        ip = packs;
+        if (left == 0 || l >= packs) return;
+        const int k = __ffs(left) - 1;
+        left &= left - 1;
+        const std::int64_t t = t0 + k;
+        iw = fields + nf * k;
+        in = static_cast<int>(m_states.count(t));
+        ib = reinterpret_cast<const Pack*>(m_states.row(m_states.first(t), t, h));
+        ii = first_live(iw);
+        ip = l;
+      };
+      next_row();
       const auto issue = [&](const int slot) {
         if (ip < packs) {
-          cp_async16(slots + slot * threads, base + ii * step + ip);
-          do {  // the next non-empty state, or the first of the next pack iteration
-            if (++ii == n) {
-              ii = first_live;
+          cp_async16(slots + slot * threads, ib + ii * step + ip);
+          do {  // the next non-empty state, or the first of the next pack iteration or row
+            if (++ii == in) {
+              ii = first_live(iw);
               ip += lanes;
+              if (ip >= packs) next_row();
               break;
             }
-          } while (w[ii] < compute_type(0));
+          } while (iw[ii] < compute_type(0));
         }
         cp_async_commit();  // empty groups too: one group per slot keeps wait_group's count
       };
       for (int r = 0; r < Slots; ++r) issue(r);
       int slot = 0;
-      for (int p = l; p < packs; p += lanes) {
-        compute_type acc[pack_size];
-        for (int k = 0; k < pack_size; ++k) acc[k] = 0;
-        for (int i = first_live; i < n; ++i) {
-          const compute_type wi = w[i];
-          if (wi < compute_type(0)) continue;  // an empty state: not read
-          cp_async_wait<Slots - 1>();          // the oldest group: this load
-          const Pack x = slots[slot * threads];
-          for (int k = 0; k < pack_size; ++k) acc[k] += wi * traits::load(x.v[k]);
-          issue(slot);  // its slot refilled after the read above
-          slot = slot + 1 == Slots ? 0 : slot + 1;
+      for (unsigned m = rows; m != 0; m &= m - 1) {
+        const int k = __ffs(m) - 1;
+        const std::int64_t t = t0 + k;
+        const compute_type* w = fields + nf * k;
+        const int n = static_cast<int>(m_states.count(t));
+        Pack* out = reinterpret_cast<Pack*>(&m_output(t, h, 0));
+        for (int p = l; p < packs; p += lanes) {
+          compute_type acc[pack_size];
+          for (int j = 0; j < pack_size; ++j) acc[j] = 0;
+          for (int i = 0; i < n; ++i) {
+            const compute_type wi = w[i];
+            if (wi < compute_type(0)) continue;  // an empty state: not read
+            cp_async_wait<Slots - 1>();          // the oldest group: this load
+            const Pack x = slots[slot * threads];
+            for (int j = 0; j < pack_size; ++j) acc[j] += wi * traits::load(x.v[j]);
+            issue(slot);  // its slot refilled after the read above
+            slot = slot + 1 == Slots ? 0 : slot + 1;
+          }
+          Pack o;
+          for (int j = 0; j < pack_size; ++j) traits::store(o.v[j], acc[j]);
+          out[p] = o;
         }
-        Pack o;
-        for (int k = 0; k < pack_size; ++k) traits::store(o.v[k], acc[k]);
-        reinterpret_cast<Pack*>(&m_output(t, h, 0))[p] = o;
       }
-      cp_async_wait<0>();  // nothing in flight into the ring when the next row starts
+      cp_async_wait<0>();  // nothing in flight into the ring when the next step's weights start
     });
   }
 #endif
@@ -1385,18 +1425,20 @@ LaunchShape choose_launch_shape(const int value_size, const int vector_iters,
     // 79-80, x256 83-84 -> 85-88, x576 81 -> 82; S16 4096x32x64 65.6 -> 81.1, x256 84.6 -> 87.6,
     // x576 83.7 -> 85.6: one wave of 1024 teams instead of 1.29; but S16 16384x32x128 86.3-86.6 ->
     // 82.0-82.4 on three of the four runs; S4 80.5-82.2 -> 79.4-80.3).
-    // The state ring where a launch has at least 2^23 row packs per state (H200, session 13, bf16
-    // 16384x32x128, % of copy, without -> with the ring: S4 80.3 -> 85.3 in batches of 2, S8 86.1
-    // -> 87.4 in batches of 2, S16 86.4 -> 88.8 in batches of 4 with 12 slots; 4096x32x576 S8 79.7
-    // -> 86.6, S16 84.4 -> 87.8; but 4096x32x128 S8 83.4 -> 79.6 and x256 84.7 -> 82.6: one wave,
-    // where each team thread's rows wait for the ring to fill one after the other), in batches of 2
-    // states below 16 states.
+    // The state ring (its loads run across the rows of a team thread's 8 pairs) where a launch has
+    // at least 2^23 row packs per state (H200, session 14, bf16, % of copy, 3 alternating passes,
+    // the prefetching form without the ring -> the ring in batches of 2 / of 4: 16384x32x128 S4
+    // 79.8 -> 88.7 / 86.8, S8 88.6 -> 92.3 / 92.4, S16 88.4 -> 91.2 / 94.5; 4096x32x576 S8 81.2 ->
+    // 90.6 / 90.0, S16 86.0 -> 93.4 / 91.5; but 4096x32x128 S8 85.4 -> 81.9 / 70.4, S16 80.8 ->
+    // 69.2 / 72.0, x64 S8 80.2 -> 75.7 / 64.5; x256 S8 87.5 -> 86.0 / 88.7, S16 89.8 -> 87.4 /
+    // 90.0): in batches of 2 states below 16 states, and with 32 vector lanes (x576 S16: narrow
+    // ahead in all four runs of sessions 13 and 14; x128, 8 lanes: batches of 4 ahead).
     shape.state_ring = shape.prefetch_states && value_size == 2 && shape.pairs_per_thread == 8 &&
                        num_pairs * vector_iters >= (std::int64_t(1) << 23);
     shape.narrow_state_batches =
         shape.prefetch_states && value_size == 2 && shape.pairs_per_thread == 8 &&
         (shape.state_ring
-             ? num_states < 16
+             ? num_states < 16 || shape.vector_length >= 32
              : num_states >= 8 && (num_states < 16 || num_pairs < (std::int64_t(1) << 18)));
   }
   return shape;
@@ -1456,7 +1498,7 @@ void launch_merge_as(const ExecSpace& exec, const OutputView& output,
     // refused below. The ring needs sm_80 (cp.async).
     const cudaDeviceProp& prop = exec.cuda_device_prop();
     const auto fits = [&](const bool two, const bool with_ring) {
-      const int slots = with_ring ? functor_type::ring_slots(two ? 2 : 4) : 0;
+      const int slots = with_ring ? functor_type::ring_slots(two) : 0;
       return teams_per_shared_memory(
                  std::int64_t(prop.sharedMemPerMultiprocessor),
                  std::int64_t(prop.reservedSharedMemPerBlock),
@@ -1482,8 +1524,8 @@ void launch_merge_as(const ExecSpace& exec, const OutputView& output,
   const std::int64_t per_team = functor_type::slots_per_team(shape.team_size, k);
   const std::int64_t teams = (functor.num_slots() + per_team - 1) / per_team;
   const int league_size = static_cast<int>(teams < (std::int64_t(1) << 30) ? teams : (1 << 30));
-  std::size_t scratch = functor.scratch_bytes(shape.team_size, lane_k,
-                                              ring ? functor_type::ring_slots(narrow ? 2 : 4) : 0);
+  std::size_t scratch =
+      functor.scratch_bytes(shape.team_size, lane_k, ring ? functor_type::ring_slots(narrow) : 0);
 #if defined(KOKKOS_ENABLE_CUDA)
   if constexpr (std::is_same<ExecSpace, Kokkos::Cuda>::value) {
     const std::int64_t team_threads = std::int64_t(shape.team_size) * shape.vector_length;
