@@ -417,6 +417,13 @@ TYPED_TEST(MergeMany, NWayRowPrefetchRule) {
   EXPECT_EQ(pf(2, 16384, 8).pairs_per_thread, 8);  // LanePairs<8, true>
   EXPECT_TRUE(pf(2, 4096, 64).prefetch_states);
   EXPECT_EQ(pf(2, 4096, 64).pairs_per_thread, 1);  // PairsPerThread<1, true>
+  // Head size 64 (one 16-bit pack per lane) beyond 16 states: one pair per team thread with the
+  // prefetch, not two without it; float rows of one pack per lane keep two.
+  EXPECT_TRUE(choose_launch_shape<TypeParam>(2, 8, 4096, 32, 64).prefetch_states);
+  EXPECT_EQ(choose_launch_shape<TypeParam>(2, 8, 4096, 32, 64).pairs_per_thread, 1);
+  EXPECT_EQ(choose_launch_shape<TypeParam>(2, 8, 4096, 32, 17).pairs_per_thread, 1);
+  EXPECT_EQ(choose_launch_shape<TypeParam>(4, 8, 4096, 32, 64).pairs_per_thread, 2);
+  EXPECT_EQ(choose_launch_shape<TypeParam>(2, 8, 4096, 32, 16).pairs_per_thread, 8);  // LanePairs
   EXPECT_TRUE(pf(4, 16384, 8).prefetch_states);
   EXPECT_TRUE(pf(4, 4096, 1024).prefetch_states);
   EXPECT_TRUE(pf(2, 16384, 4).prefetch_states);  // one batch: the lane's next pack iteration

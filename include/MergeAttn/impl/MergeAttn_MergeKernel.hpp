@@ -1419,6 +1419,13 @@ LaunchShape choose_launch_shape(const int value_size, const int vector_iters,
     // (num_states 0: not measured) nor for 8-byte values (not measured).
     shape.prefetch_states = num_pairs >= (std::int64_t(1) << 17) && num_states >= 4 &&
                             (value_size == 2 || value_size == 4);
+    // Two pairs per team thread have no prefetching form: 16-bit rows of one pack per lane (head
+    // size 64 and less) beyond 16 states run one pair per team thread with it (H200, session 14, 3
+    // alternating passes, bf16 4096x32x64 S64: 60.3 % of copy with two pairs, 65.4 with one, 67.3
+    // with one and the prefetch; head size 32 not measured). Float rows of one pack per lane (head
+    // size 32 and less) keep two: not measured.
+    if (shape.prefetch_states && value_size == 2 && shape.pairs_per_thread == 2)
+      shape.pairs_per_thread = 1;
     // 16-bit LanePairs with the prefetch: batches of 2 states and 8 teams per multiprocessor where
     // a row has 8-15 states, or 16 and more in launches of under 2^18 pairs (H200, four runs, bf16,
     // % of copy, batches of 4 -> 2: S8 16384x32x128 82.7-85.0 -> 86.3-88.8, 4096x32x64 65-67 ->
