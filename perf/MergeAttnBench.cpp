@@ -360,10 +360,12 @@ constexpr PrefetchForm prefetch_forms[] = {
 // --sweep, N-way: forced launch shapes for S states (lanes per row, pairs per team thread: 1, 2,
 // or 8 = the LanePairs form; without the row prefetch), then the prefetching forms ("_ps": one
 // pair per team thread, LanePairs with K = 8; "_ps2": 16-bit LanePairs in batches of 2 states;
-// "_r": 16-bit LanePairs with the state ring); "auto" is the built-in choice.
+// "_r": 16-bit LanePairs with the state ring); "auto" is the built-in choice. S = 15: on the H200
+// 16-bit rows of 8 vector lanes with 15 states have no room for the ring in batches of 2, and the
+// built-in shape takes it in batches of 4.
 template <class T>
 void register_nway_sweep() {
-  for (std::int64_t S : {4, 8, 16, 64}) {
+  for (std::int64_t S : {4, 8, 15, 16, 64}) {
     const Shape s = S > 16 ? Shape{4096, 32, 128} : Shape{16384, 32, 128};
     register_nway_entry<T>(s, S, "auto", nullptr);
     const MergeAttn::Impl::LaunchShape def = builtin_nway_shape<T>(s, S);

@@ -334,6 +334,38 @@ TEST(MergeManyShape, TeamsPerSharedMemory) {
   // launch bounds of 8-byte values ask for 7).
   EXPECT_EQ(teams_per_shared_memory(233472, 1024, 37888), 5);
   EXPECT_EQ(teams_per_shared_memory(233472, 1024, 0), 152);
+  // 16-bit rows of 8 vector lanes with the state ring in batches of 2 (8 slots of 16 bytes per
+  // lane, 16 x 8 lanes: 16400 bytes with the alignment pack), float weights for S states: 16 * 8 *
+  // (S + 3) * 4 + 4 bytes of fields, 16 * 8 * 2 * 8 + 8 of codes: S = 14 takes 27164 bytes of
+  // team scratch, 8 teams fit; S = 15 takes 27676, 7 do (the launch bounds ask for 8: the
+  // built-in shape takes the ring in batches of 4 instead, fit_lane_form below).
+  EXPECT_EQ(teams_per_shared_memory(233472, 1024, 16 * 8 * 17 * 4 + 4 + 2056 + 16400), 8);
+  EXPECT_EQ(teams_per_shared_memory(233472, 1024, 16 * 8 * 18 * 4 + 4 + 2056 + 16400), 7);
+}
+
+// The form a built-in 16-bit N-state LanePairs launch falls back to where its teams do not fit:
+// the ring kept in batches of 4 before the batches of 2 without it.
+TEST(MergeManyShape, LaneFormFallbackKeepsTheRing) {
+  using MergeAttn::Impl::fit_lane_form;
+  const auto run = [](bool narrow, bool ring, auto fits) {
+    const bool ok = fit_lane_form(narrow, ring, fits);
+    return std::to_string(ok) + std::to_string(narrow) + std::to_string(ring);
+  };
+  const auto all = [](bool, bool) { return true; };
+  const auto none = [](bool, bool) { return false; };
+  const auto no_narrow_ring = [](bool narrow, bool ring) { return !(narrow && ring); };
+  const auto no_ring = [](bool, bool ring) { return !ring; };
+  const auto wide_plain = [](bool narrow, bool ring) { return !narrow && !ring; };
+  EXPECT_EQ(run(true, true, all), "111");
+  EXPECT_EQ(run(false, true, all), "101");
+  EXPECT_EQ(run(true, false, all), "110");
+  EXPECT_EQ(run(false, false, all), "100");
+  EXPECT_EQ(run(true, true, no_narrow_ring), "101");  // S = 15 on the H200
+  EXPECT_EQ(run(true, true, no_ring), "110");
+  EXPECT_EQ(run(true, true, wide_plain), "100");
+  EXPECT_EQ(run(true, false, wide_plain), "100");
+  EXPECT_EQ(run(true, true, none).substr(0, 1), "0");
+  EXPECT_EQ(run(false, false, none).substr(0, 1), "0");
 }
 
 // The N-state weight cache on GPU-like spaces (the forms other than LanePairs): as many states as
@@ -437,8 +469,8 @@ TYPED_TEST(MergeMany, NWayRowPrefetchRule) {
   EXPECT_FALSE(pf(2, 16384, 2).prefetch_states);   // the 2-way merge
   // Batches of 2 states: 16-bit LanePairs<8, true, 2>.
   EXPECT_TRUE(pf(2, 16384, 8).narrow_state_batches);
-  EXPECT_TRUE(pf(2, 16384, 15).narrow_state_batches);
-  EXPECT_TRUE(pf(2, 4096, 16).narrow_state_batches);  // 2^17 pairs
+  EXPECT_TRUE(pf(2, 16384, 15).narrow_state_batches);  // on the H200 without room: fit_lane_form
+  EXPECT_TRUE(pf(2, 4096, 16).narrow_state_batches);   // 2^17 pairs
   EXPECT_EQ(pf(2, 4096, 16).pairs_per_thread, 8);
   EXPECT_FALSE(pf(2, 8192, 16).narrow_state_batches);   // 2^18 pairs
   EXPECT_FALSE(pf(2, 16384, 16).narrow_state_batches);  // the ring: batches of 4

@@ -1338,8 +1338,8 @@ struct LaunchShape {
   // CUDA sm_80+, 16-bit values, LanePairs with K = 8 and prefetch_states: the loads of the weighted
   // rows go through a ring of 16-byte slots per vector lane in team scratch (cp.async; 8 slots with
   // narrow_state_batches, 12 without) instead of registers and the L2 prefetch; a built-in shape
-  // whose ring does not fit the launch bounds' teams into shared memory runs without it. Other
-  // forms, types and spaces ignore it.
+  // whose ring does not fit the launch bounds' teams into shared memory runs it in batches of 4
+  // states, or without it where that does not fit either. Other forms, types and spaces ignore it.
   bool state_ring = false;
 };
 
@@ -1399,16 +1399,8 @@ LaunchShape choose_launch_shape(const int value_size, const int vector_iters,
     }
   }
   if (num_states != 2) {
-    // N states: LanePairs (K = 8: the K pairs' weights one per lane instead of every lane
-    // repeating each pair's passes) for 16-bit types with up to 16 states per token (H200,
-    // 16384x32x128 bf16 S4 63 -> 73 % of copy, S8 72 -> 76, S16 73 -> 77; float lost 10-17
-    // points, bf16 S64 56 -> 47); otherwise as before: up to two pairs per thread.
     shape.max_resident_threads = 0;
-    if (num_pairs >= (std::int64_t(1) << 17) && value_size == 2 && num_states >= 1 &&
-        num_states <= 16)
-      shape.pairs_per_thread = 8;
-    else if (shape.pairs_per_thread > 2)
-      shape.pairs_per_thread = 2;
+    const bool large = num_pairs >= (std::int64_t(1) << 17);
     // The row prefetch (PairsPerThread<1, true>, LanePairs<8, true>) from 4 states on (H200, 3
     // alternating rounds, 16384x32x128, S64 4096x32x128, % of copy, the built-in form forced
     // without -> with: bf16 S8 81.9 -> 85.1, S16 81.1 -> 88.2, S64 78.7 -> 84.0; float S8 91.8 ->
@@ -1417,15 +1409,22 @@ LaunchShape choose_launch_shape(const int value_size, const int vector_iters,
     // against the prefetching form: bf16 S4 79.2-80.4 -> 80.5-82.2 on three H200s, float S4
     // 87.1-87.9 -> 89.4-89.5 on two; S5-S7 not measured). Not when the count varies per token
     // (num_states 0: not measured) nor for 8-byte values (not measured).
-    shape.prefetch_states = num_pairs >= (std::int64_t(1) << 17) && num_states >= 4 &&
-                            (value_size == 2 || value_size == 4);
-    // Two pairs per team thread have no prefetching form: 16-bit rows of one pack per lane (head
-    // size 64 and less) beyond 16 states run one pair per team thread with it (H200, session 14, 3
-    // alternating passes, bf16 4096x32x64 S64: 60.3 % of copy with two pairs, 65.4 with one, 67.3
-    // with one and the prefetch; head size 32 not measured). Float rows of one pack per lane (head
-    // size 32 and less) keep two: not measured.
-    if (shape.prefetch_states && value_size == 2 && shape.pairs_per_thread == 2)
-      shape.pairs_per_thread = 1;
+    shape.prefetch_states = large && num_states >= 4 && (value_size == 2 || value_size == 4);
+    // Pairs per team thread:
+    // - LanePairs (K = 8: the K pairs' weights one per lane instead of every lane repeating each
+    //   pair's passes) for 16-bit types with up to 16 states per token (H200, 16384x32x128 bf16 S4
+    //   63 -> 73 % of copy, S8 72 -> 76, S16 73 -> 77; float lost 10-17 points, bf16 S64 56 ->
+    //   47).
+    // - Otherwise, where the 2-way merge takes LanePairs (rows of one pack per lane), two pairs;
+    //   but 16-bit rows with the prefetch (beyond 16 states) one pair, as two pairs per team thread
+    //   have no prefetching form (H200, session 14, 3 alternating passes, bf16 4096x32x64 S64: 60.3
+    //   % of copy with two pairs, 65.4 with one, 67.3 with one and the prefetch; head size 32 not
+    //   measured). Float rows of one pack per lane (head size 32 and less) keep two: not measured.
+    // - Otherwise one pair.
+    if (large && value_size == 2 && num_states >= 1 && num_states <= 16)
+      shape.pairs_per_thread = 8;
+    else if (shape.pairs_per_thread > 2)
+      shape.pairs_per_thread = shape.prefetch_states && value_size == 2 ? 1 : 2;
     // 16-bit LanePairs with the prefetch: batches of 2 states and 8 teams per multiprocessor where
     // a row has 8-15 states, or 16 and more in launches of under 2^18 pairs (H200, four runs, bf16,
     // % of copy, batches of 4 -> 2: S8 16384x32x128 82.7-85.0 -> 86.3-88.8, 4096x32x64 65-67 ->
@@ -1449,6 +1448,25 @@ LaunchShape choose_launch_shape(const int value_size, const int vector_iters,
              : num_states >= 8 && (num_states < 16 || num_pairs < (std::int64_t(1) << 18)));
   }
   return shape;
+}
+
+/// The 16-bit N-state LanePairs form (batches of 2 states: `narrow`, the state ring: `ring`) a
+/// built-in launch takes, `fits(narrow, ring)` saying whether a form's teams fit into shared
+/// memory: the first that fits of the form as chosen, the ring in batches of 4 (the ring is worth
+/// more than the batches of 2: H200, session 14, bf16 16384x32x128 S8 88.6 % of copy without it,
+/// 92.3 / 92.4 with it in batches of 2 / 4), the batches without the ring, neither. False where
+/// none fits (LanePairs does not: two pairs per team thread instead).
+template <class Fits>
+bool fit_lane_form(bool& narrow, bool& ring, const Fits& fits) {
+  const bool forms[4][2] = {{narrow, ring}, {false, ring}, {narrow, false}, {false, false}};
+  for (const auto& form : forms) {
+    if (fits(form[0], form[1])) {
+      narrow = form[0];
+      ring = form[1];
+      return true;
+    }
+  }
+  return false;
 }
 
 /// Launches the merge of `states` into `output` (and `output_lse`) on `exec`, the LSE convention
@@ -1499,11 +1517,21 @@ void launch_merge_as(const ExecSpace& exec, const OutputView& output,
   if constexpr (std::is_same<ExecSpace, Kokkos::Cuda>::value && functor_type::weight_cache) {
     // The N-state LanePairs form needs its K pairs' weight caches (and its state ring) in team
     // scratch for the launch bounds' teams per multiprocessor (nway_min_teams): Kokkos refuses the
-    // launch otherwise. A built-in shape drops the ring, then the batches of 2 (8 teams), then
-    // runs as two pairs per thread where the device has less shared memory (e.g. 100 KB per SM: a
-    // team of 16 threads with K = 8 and 16 float weights per pair takes ~12 KB); a forced shape is
-    // refused below. The ring needs sm_80 (cp.async).
+    // launch otherwise. A built-in shape takes the first form below that fits (on the H200 the
+    // ring in batches of 4 instead of 2 for 16-bit rows of 8 vector lanes with 15 states: 8 teams
+    // of 29.2 KB do not fit in 228 KB; two pairs per thread where the device has less shared
+    // memory, e.g. 100 KB per SM: a team of 16 threads with K = 8 and 16 float weights per pair
+    // takes ~12 KB); a forced shape is refused below. The ring needs sm_80 (cp.async): a built-in
+    // shape runs without it below that, a forced one is refused.
     const cudaDeviceProp& prop = exec.cuda_device_prop();
+    if (ring && prop.major < 8) {
+      if (shape_override != nullptr)
+        throw std::invalid_argument(
+            "MergeAttn::Impl::launch_merge: the state ring needs compute capability 8.0 "
+            "(cp.async), this device has " +
+            std::to_string(prop.major) + "." + std::to_string(prop.minor) + " " + shape_text());
+      ring = false;
+    }
     const auto fits = [&](const bool two, const bool with_ring) {
       const int slots = with_ring ? functor_type::ring_slots(two) : 0;
       return teams_per_shared_memory(
@@ -1512,13 +1540,7 @@ void launch_merge_as(const ExecSpace& exec, const OutputView& output,
                  std::int64_t(functor.scratch_bytes(shape.team_size, lane_k, slots))) >=
              (two ? 8 : nway_min_teams<typename functor_type::value_type, LanePairs<8>>());
     };
-    if (prop.major < 8) ring = false;
-    if (lane_k > 0 && shape_override == nullptr) {
-      if (ring && !fits(narrow, true)) ring = false;
-      if (narrow && !fits(true, ring)) narrow = false;
-      if (ring && !fits(narrow, true)) ring = false;
-      if (!fits(false, false)) lane_k = 0;
-    }
+    if (lane_k > 0 && shape_override == nullptr && !fit_lane_form(narrow, ring, fits)) lane_k = 0;
   }
 #endif
   if (lane_k == 0) narrow = ring = false;
