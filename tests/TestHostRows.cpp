@@ -1,9 +1,9 @@
-// The host row functions (MergeAttn_HostRows.hpp): the code chosen for this CPU at run time (AVX2 +
-// F16C on x86-64) gives the same bits as the portable loops, and the portable loops the same bits
-// as the scalar conversions of MergeAttn_Types.hpp (NaN results: any NaN), on every 16-bit pattern,
-// on rounding ties, overflow, subnormals, NaN and infinity, in place and with tails shorter than a
-// SIMD register; and the host's float exponential and logarithm of the 2-way weights against
-// double.
+// The host row functions (MergeAttn_HostRows.hpp): every row code this CPU runs (on x86-64 AVX2 +
+// F16C; AVX-512 with BF16, where half_t runs the AVX2 code) gives the same bits as the portable
+// loops, and the portable loops the same bits as the scalar conversions of MergeAttn_Types.hpp
+// (NaN results: any NaN), on every 16-bit pattern, on rounding ties, overflow, subnormals, NaN and
+// infinity, in place and with tails shorter than a SIMD register; and the host's float
+// exponential and logarithm of the 2-way weights against double.
 #include <gtest/gtest.h>
 
 #include <MergeAttn/impl/MergeAttn_HostRows.hpp>
@@ -19,6 +19,25 @@
 namespace {
 
 using MergeAttn::Impl::HostRowIsa;
+
+const char* isa_name(const HostRowIsa isa) {
+  return isa == HostRowIsa::x86_avx512 ? "x86 AVX-512 + BF16"
+         : isa == HostRowIsa::x86_avx2 ? "x86 AVX2 + F16C"
+                                       : "portable";
+}
+
+// The row codes other than the portable one that this CPU runs (printed with the one the merge
+// takes).
+std::vector<HostRowIsa> other_isas() {
+  std::vector<HostRowIsa> isas;
+  for (const HostRowIsa isa : {HostRowIsa::x86_avx2, HostRowIsa::x86_avx512})
+    if (MergeAttn::Impl::host_row_isa_supported(isa)) isas.push_back(isa);
+  std::printf("host row code: %s; checked against the portable code:",
+              isa_name(MergeAttn::Impl::host_row_isa()));
+  for (const HostRowIsa isa : isas) std::printf(" [%s]", isa_name(isa));
+  std::printf("\n");
+  return isas;
+}
 
 template <class T>
 std::vector<T> from_bits(const std::vector<std::uint16_t>& bits) {
@@ -63,54 +82,62 @@ const float weight_pairs[][2] = {{1.0f, 0.0f},    {0.25f, 0.75f},  {0.999f, 1.0e
 
 template <class T>
 void check_weighted_rows() {
-  const HostRowIsa best = MergeAttn::Impl::host_row_isa();
-  std::printf("host row code: %s\n", best == HostRowIsa::x86_avx2 ? "x86 AVX2 + F16C" : "portable");
+  const std::vector<HostRowIsa> isas = other_isas();
   const std::size_t n = 65536 + 7;
   const std::vector<T> x0 = from_bits<T>(all_patterns(n, 1));
   const std::vector<T> x1 = from_bits<T>(all_patterns(n, 40503));
   for (const auto& w : weight_pairs) {
-    std::vector<T> portable(n), chosen(n), scalar(n);
+    std::vector<T> portable(n), scalar(n);
     MergeAttn::Impl::host_weighted_row(HostRowIsa::portable, portable.data(), x0.data(), x1.data(),
                                        w[0], w[1], static_cast<int>(n));
-    MergeAttn::Impl::host_weighted_row(best, chosen.data(), x0.data(), x1.data(), w[0], w[1],
-                                       static_cast<int>(n));
     for (std::size_t i = 0; i < n; ++i)
       scalar[i] = T(w[0] * static_cast<float>(x0[i]) + w[1] * static_cast<float>(x1[i]));
     EXPECT_EQ(count_bit_differences(portable, scalar), 0u) << "weights " << w[0] << ", " << w[1];
-    EXPECT_EQ(count_bit_differences(chosen, portable), 0u) << "weights " << w[0] << ", " << w[1];
-    // In place (the output is the first state) and short rows (tails only, one register + tail).
-    for (const int len : {int(n), 1, 7, 8, 13}) {
-      std::vector<T> in_place = x0;
-      MergeAttn::Impl::host_weighted_row(best, in_place.data(), in_place.data(), x1.data(), w[0],
-                                         w[1], len);
-      std::vector<T> expected(portable.begin(), portable.begin() + len);
-      expected.insert(expected.end(), x0.begin() + len, x0.end());
-      const std::size_t diff = count_bit_differences(in_place, expected);
-      EXPECT_EQ(diff, 0u) << "in place, length " << len;
+    for (const HostRowIsa isa : isas) {
+      std::vector<T> chosen(n);
+      MergeAttn::Impl::host_weighted_row(isa, chosen.data(), x0.data(), x1.data(), w[0], w[1],
+                                         static_cast<int>(n));
+      EXPECT_EQ(count_bit_differences(chosen, portable), 0u)
+          << isa_name(isa) << ", weights " << w[0] << ", " << w[1];
+      // In place (the output is the first state) and short rows (tails only, one register + tail;
+      // AVX-512: 32 values at a time, then the AVX2 code).
+      for (const int len : {int(n), 1, 7, 8, 13, 16, 31, 32, 45}) {
+        std::vector<T> in_place = x0;
+        MergeAttn::Impl::host_weighted_row(isa, in_place.data(), in_place.data(), x1.data(), w[0],
+                                           w[1], len);
+        std::vector<T> expected(portable.begin(), portable.begin() + len);
+        expected.insert(expected.end(), x0.begin() + len, x0.end());
+        const std::size_t diff = count_bit_differences(in_place, expected);
+        EXPECT_EQ(diff, 0u) << isa_name(isa) << ", in place, length " << len;
+      }
     }
   }
 }
 
 template <class T>
 void check_accumulate_and_store_rows() {
-  const HostRowIsa best = MergeAttn::Impl::host_row_isa();
+  const std::vector<HostRowIsa> isas = other_isas();
   // Sums: every 16-bit pattern times a few weights on top of random partial sums.
   const std::size_t n = 65536 + 5;
   const std::vector<T> x = from_bits<T>(all_patterns(n, 1));
   std::mt19937 gen(7);
   std::uniform_real_distribution<float> start(-4.0f, 4.0f);
-  std::vector<float> acc_portable(n);
-  for (auto& a : acc_portable) a = start(gen);
-  std::vector<float> acc_chosen = acc_portable;
-  for (const float w : {0.5f, -1.0e-3f, 7.0f}) {
+  std::vector<float> acc_start(n);
+  for (auto& a : acc_start) a = start(gen);
+  std::vector<float> acc_portable = acc_start;
+  for (const float w : {0.5f, -1.0e-3f, 7.0f})
     MergeAttn::Impl::host_accumulate_row(HostRowIsa::portable, acc_portable.data(), w, x.data(),
                                          static_cast<int>(n));
-    MergeAttn::Impl::host_accumulate_row(best, acc_chosen.data(), w, x.data(), static_cast<int>(n));
+  for (const HostRowIsa isa : isas) {
+    std::vector<float> acc_chosen = acc_start;
+    for (const float w : {0.5f, -1.0e-3f, 7.0f})
+      MergeAttn::Impl::host_accumulate_row(isa, acc_chosen.data(), w, x.data(),
+                                           static_cast<int>(n));
+    std::size_t diff = 0;
+    for (std::size_t i = 0; i < n; ++i)
+      diff += std::memcmp(&acc_portable[i], &acc_chosen[i], sizeof(float)) != 0;
+    EXPECT_EQ(diff, 0u) << isa_name(isa) << ": accumulated sums differ";
   }
-  std::size_t diff = 0;
-  for (std::size_t i = 0; i < n; ++i)
-    diff += std::memcmp(&acc_portable[i], &acc_chosen[i], sizeof(float)) != 0;
-  EXPECT_EQ(diff, 0u) << "accumulated sums differ";
 
   // Narrowing: random float patterns (every class: subnormal, overflow, NaN payloads, infinity)
   // and every rounding tie of T (the float half-way between two neighbouring T values).
@@ -134,12 +161,31 @@ void check_accumulate_and_store_rows() {
   acc.push_back(float_of_bits(0x7f800001u));  // signalling NaN
   acc.push_back(float_of_bits(0xffffffffu));
   const int m = static_cast<int>(acc.size());
-  std::vector<T> portable(acc.size()), chosen(acc.size()), scalar(acc.size());
+  std::vector<T> portable(acc.size()), scalar(acc.size());
   MergeAttn::Impl::host_store_row(HostRowIsa::portable, portable.data(), acc.data(), m);
-  MergeAttn::Impl::host_store_row(best, chosen.data(), acc.data(), m);
   for (std::size_t i = 0; i < acc.size(); ++i) scalar[i] = T(acc[i]);
   EXPECT_EQ(count_bit_differences(portable, scalar), 0u);
-  EXPECT_EQ(count_bit_differences(chosen, portable), 0u);
+  for (const HostRowIsa isa : isas) {
+    std::vector<T> chosen(acc.size());
+    MergeAttn::Impl::host_store_row(isa, chosen.data(), acc.data(), m);
+    EXPECT_EQ(count_bit_differences(chosen, portable), 0u) << isa_name(isa);
+  }
+}
+
+// The row codes this CPU runs: the merge takes the best one; each needs the ones before it.
+TEST(HostRows, RowCodeDetection) {
+  using MergeAttn::Impl::host_row_isa_supported;
+  EXPECT_TRUE(host_row_isa_supported(HostRowIsa::portable));
+  if (host_row_isa_supported(HostRowIsa::x86_avx512)) {
+    EXPECT_TRUE(host_row_isa_supported(HostRowIsa::x86_avx2));
+  }
+  const HostRowIsa best = MergeAttn::Impl::host_row_isa();
+  EXPECT_TRUE(host_row_isa_supported(best));
+  for (const HostRowIsa isa : {HostRowIsa::x86_avx2, HostRowIsa::x86_avx512}) {
+    if (host_row_isa_supported(isa)) {
+      EXPECT_GE(static_cast<int>(best), static_cast<int>(isa));
+    }
+  }
 }
 
 TEST(HostRows, HalfWeightedRowsSameBitsEveryIsa) { check_weighted_rows<MergeAttn::half_t>(); }

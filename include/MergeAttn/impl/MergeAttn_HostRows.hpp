@@ -1,10 +1,12 @@
 // MergeAttn::Impl: the row loops of the merge on host execution spaces. A portable version (loops
 // the compiler vectorises for its target) for every value type and, on x86-64 with GCC or Clang,
-// AVX2 + F16C versions for the 16-bit types, chosen at run time (a binary built for the default
-// x86-64 target has only SSE2, where the 16-bit conversions are emulated with integer code and ran
-// at 5-20 % of the host copy bandwidth). Both versions do the same float operations in the same
-// order (no FMA contraction: the AVX2 target does not include FMA) and the same round-to-nearest-
-// even conversions, so their results are identical bit for bit (tested).
+// AVX2 + F16C versions for the 16-bit types and AVX-512 (with BF16) ones for bfloat16_t, the best
+// the CPU runs chosen at run time (a binary built for the default x86-64 target has only SSE2,
+// where the 16-bit conversions are emulated with integer code and ran at 5-20 % of the host copy
+// bandwidth). All versions do the same float operations in the same order (no FMA contraction:
+// the AVX2 target does not include FMA, the AVX-512 code multiplies and adds with instructions
+// the compiler does not fuse) and the same round-to-nearest-even conversions, so their results
+// are identical bit for bit (tested).
 #ifndef MERGEATTN_IMPL_HOSTROWS_HPP
 #define MERGEATTN_IMPL_HOSTROWS_HPP
 
@@ -21,6 +23,8 @@
 #define MERGEATTN_IMPL_X86_ROWS 1
 #include <immintrin.h>
 #define MERGEATTN_IMPL_X86_TARGET __attribute__((target("avx2,f16c")))
+#define MERGEATTN_IMPL_X86_512_TARGET \
+  __attribute__((target("avx2,f16c,avx512f,avx512bw,avx512vl,avx512dq,avx512bf16")))
 #else
 #define MERGEATTN_IMPL_X86_ROWS 0
 #endif
@@ -30,25 +34,42 @@ namespace Impl {
 
 /// Which row code the host spaces run.
 enum class HostRowIsa : int {
-  portable = 0,  // compiler-vectorised loops for the build's target
-  x86_avx2 = 1   // x86-64 AVX2 + F16C loops for half_t and bfloat16_t
+  portable = 0,   // compiler-vectorised loops for the build's target
+  x86_avx2 = 1,   // x86-64 AVX2 + F16C loops for half_t and bfloat16_t
+  x86_avx512 = 2  // x86-64 AVX-512 F, BW, VL, DQ and BF16 (AMD Zen 4, Intel Sapphire Rapids and
+                  // later): loops for bfloat16_t; half_t takes the AVX2 + F16C loops
 };
+
+/// Whether this CPU runs the row code `isa` (and this build has it).
+inline bool host_row_isa_supported(const HostRowIsa isa) {
+#if MERGEATTN_IMPL_X86_ROWS
+  const bool avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("f16c");
+  if (isa == HostRowIsa::x86_avx2) return avx2;
+  if (isa == HostRowIsa::x86_avx512)
+    return avx2 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+           __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq") &&
+           __builtin_cpu_supports("avx512bf16");
+#endif
+  return isa == HostRowIsa::portable;
+}
 
 /// The best row code this CPU runs (detected once per process).
 inline HostRowIsa host_row_isa() {
-#if MERGEATTN_IMPL_X86_ROWS
-  static const HostRowIsa isa = (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("f16c"))
-                                    ? HostRowIsa::x86_avx2
-                                    : HostRowIsa::portable;
+  static const HostRowIsa isa =
+      host_row_isa_supported(HostRowIsa::x86_avx512) ? HostRowIsa::x86_avx512
+      : host_row_isa_supported(HostRowIsa::x86_avx2) ? HostRowIsa::x86_avx2
+                                                     : HostRowIsa::portable;
   return isa;
-#else
-  return HostRowIsa::portable;
-#endif
 }
 
 template <class T>
 constexpr bool has_x86_rows_v =
     std::is_same<T, MergeAttn::half_t>::value || std::is_same<T, MergeAttn::bfloat16_t>::value;
+// AVX-512 rows for bfloat16_t only: its float -> bfloat16 rounding is one instruction there
+// (VCVTNE2PS2BF16) instead of ten; half_t keeps the AVX2 + F16C rows, which AVX-512 did not make
+// faster (measured, docs/perf/README.md).
+template <class T>
+constexpr bool has_x512_rows_v = std::is_same<T, MergeAttn::bfloat16_t>::value;
 
 #if MERGEATTN_IMPL_X86_ROWS
 // Eight values at a time, as floats. half_t: the F16C instructions (round to nearest even, NaN
@@ -148,6 +169,77 @@ MERGEATTN_IMPL_X86_TARGET void x86_store_row(T* out, const float* acc, const int
   for (; d + 8 <= n; d += 8) x86_store8(out + d, _mm256_loadu_ps(acc + d));
   for (; d < n; ++d) traits::store(out[d], acc[d]);
 }
+
+// GCC 12's AVX-512 intrinsics pass _mm512_undefined_*() (a self-initialised variable) as the
+// unused merge operand, which -Wmaybe-uninitialized reports in every caller (GCC bug 105593).
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
+// AVX-512: sixteen values at a time as floats, thirty-two stored at a time; row tails (fewer than
+// 32 or 16 values) go to the AVX2 code above. The products and sums go through the _round
+// intrinsics with the current rounding mode (plain vmulps / vaddps): compilers fuse a*b + c of the
+// plain intrinsics into an FMA where the target has one, and AVX-512 has.
+MERGEATTN_IMPL_X86_512_TARGET inline __m512 x512_mul(const __m512 a, const __m512 b) {
+  return _mm512_mul_round_ps(a, b, _MM_FROUND_CUR_DIRECTION);
+}
+MERGEATTN_IMPL_X86_512_TARGET inline __m512 x512_add(const __m512 a, const __m512 b) {
+  return _mm512_add_round_ps(a, b, _MM_FROUND_CUR_DIRECTION);
+}
+MERGEATTN_IMPL_X86_512_TARGET inline __m512 x512_load16(const MergeAttn::bfloat16_t* p) {
+  const __m512i u = _mm512_cvtepu16_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)));
+  return _mm512_castsi512_ps(_mm512_slli_epi32(u, 16));
+}
+// VCVTNE2PS2BF16 rounds to nearest even and quiets NaNs as x86_bfloat16_round does, but reads a
+// subnormal float as zero: a register with one goes through x86_bfloat16_round instead.
+MERGEATTN_IMPL_X86_512_TARGET inline void x512_store32(MergeAttn::bfloat16_t* p, const __m512 lo,
+                                                       const __m512 hi) {
+  constexpr int subnormal = 0x20;  // VFPCLASSPS category: denormal
+  if ((_mm512_fpclass_ps_mask(lo, subnormal) | _mm512_fpclass_ps_mask(hi, subnormal)) == 0) {
+    _mm512_storeu_si512(reinterpret_cast<void*>(p), (__m512i)_mm512_cvtne2ps_pbh(hi, lo));
+  } else {
+    x86_store8(p, _mm512_castps512_ps256(lo));
+    x86_store8(p + 8, _mm512_extractf32x8_ps(lo, 1));
+    x86_store8(p + 16, _mm512_castps512_ps256(hi));
+    x86_store8(p + 24, _mm512_extractf32x8_ps(hi, 1));
+  }
+}
+
+template <class T>
+MERGEATTN_IMPL_X86_512_TARGET void x512_weighted_row(T* out, const T* x0, const T* x1,
+                                                     const float w0, const float w1, const int n) {
+  const __m512 a = _mm512_set1_ps(w0);
+  const __m512 b = _mm512_set1_ps(w1);
+  int d = 0;
+  for (; d + 32 <= n; d += 32) {  // both inputs loaded before the store: out may be x0 or x1
+    const __m512 p0 = x512_load16(x0 + d), p1 = x512_load16(x0 + d + 16);
+    const __m512 q0 = x512_load16(x1 + d), q1 = x512_load16(x1 + d + 16);
+    x512_store32(out + d, x512_add(x512_mul(a, p0), x512_mul(b, q0)),
+                 x512_add(x512_mul(a, p1), x512_mul(b, q1)));
+  }
+  if (d < n) x86_weighted_row(out + d, x0 + d, x1 + d, w0, w1, n - d);
+}
+
+template <class T>
+MERGEATTN_IMPL_X86_512_TARGET void x512_accumulate_row(float* acc, const float w, const T* x,
+                                                       const int n) {
+  const __m512 a = _mm512_set1_ps(w);
+  int d = 0;
+  for (; d + 16 <= n; d += 16)
+    _mm512_storeu_ps(acc + d, x512_add(_mm512_loadu_ps(acc + d), x512_mul(a, x512_load16(x + d))));
+  if (d < n) x86_accumulate_row(acc + d, w, x + d, n - d);
+}
+
+template <class T>
+MERGEATTN_IMPL_X86_512_TARGET void x512_store_row(T* out, const float* acc, const int n) {
+  int d = 0;
+  for (; d + 32 <= n; d += 32)
+    x512_store32(out + d, _mm512_loadu_ps(acc + d), _mm512_loadu_ps(acc + d + 16));
+  if (d < n) x86_store_row(out + d, acc + d, n - d);
+}
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
 #endif
 
 /// out[d] = w0 x0[d] + w1 x1[d], d < n, in the compute type; out may be x0 or x1 (in place).
@@ -156,7 +248,10 @@ inline void host_weighted_row(const HostRowIsa isa, T* out, const T* x0, const T
                               const C w1, const int n) {
 #if MERGEATTN_IMPL_X86_ROWS
   if constexpr (has_x86_rows_v<T>) {
-    if (isa == HostRowIsa::x86_avx2) return x86_weighted_row(out, x0, x1, w0, w1, n);
+    if constexpr (has_x512_rows_v<T>) {
+      if (isa == HostRowIsa::x86_avx512) return x512_weighted_row(out, x0, x1, w0, w1, n);
+    }
+    if (isa != HostRowIsa::portable) return x86_weighted_row(out, x0, x1, w0, w1, n);
   }
 #endif
   (void)isa;
@@ -173,7 +268,10 @@ template <class T, class C>
 inline void host_accumulate_row(const HostRowIsa isa, C* acc, const C w, const T* x, const int n) {
 #if MERGEATTN_IMPL_X86_ROWS
   if constexpr (has_x86_rows_v<T>) {
-    if (isa == HostRowIsa::x86_avx2) return x86_accumulate_row(acc, w, x, n);
+    if constexpr (has_x512_rows_v<T>) {
+      if (isa == HostRowIsa::x86_avx512) return x512_accumulate_row(acc, w, x, n);
+    }
+    if (isa != HostRowIsa::portable) return x86_accumulate_row(acc, w, x, n);
   }
 #endif
   (void)isa;
@@ -189,7 +287,10 @@ template <class T, class C>
 inline void host_store_row(const HostRowIsa isa, T* out, const C* acc, const int n) {
 #if MERGEATTN_IMPL_X86_ROWS
   if constexpr (has_x86_rows_v<T>) {
-    if (isa == HostRowIsa::x86_avx2) return x86_store_row(out, acc, n);
+    if constexpr (has_x512_rows_v<T>) {
+      if (isa == HostRowIsa::x86_avx512) return x512_store_row(out, acc, n);
+    }
+    if (isa != HostRowIsa::portable) return x86_store_row(out, acc, n);
   }
 #endif
   (void)isa;
