@@ -428,8 +428,9 @@ TYPED_TEST(MergeMany, WeightCacheHoldsTheLaunchStates) {
 // Where the built-in N-state shapes take the L2 row prefetch (choose_launch_shape's rule, H200
 // sweeps): GPU-like spaces, at least 2^17 pairs and 4 states of 16-bit or 4-byte values; with
 // 16-bit values in the LanePairs form, the state ring from 2^23 row packs per state (then batches
-// of 2 below 16 states or with 32 vector lanes), otherwise batches of 2 states for 8-15 states, or
-// 16 and more below 2^18 pairs; host spaces never (their shape has no such field set).
+// of 2 below 16 states or with 32 vector lanes), below it by the waves of teams where the device's
+// multiprocessors are known, otherwise batches of 2 states for 8-15 states, or 16 and more below
+// 2^18 pairs; host spaces never (their shape has no such field set).
 TYPED_TEST(MergeMany, NWayRowPrefetchRule) {
   using MergeAttn::Impl::choose_launch_shape;
   constexpr bool host_like =
@@ -449,12 +450,15 @@ TYPED_TEST(MergeMany, NWayRowPrefetchRule) {
   EXPECT_EQ(pf(2, 16384, 8).pairs_per_thread, 8);  // LanePairs<8, true>
   EXPECT_TRUE(pf(2, 4096, 64).prefetch_states);
   EXPECT_EQ(pf(2, 4096, 64).pairs_per_thread, 1);  // PairsPerThread<1, true>
-  // Head size 64 (one 16-bit pack per lane) beyond 16 states: one pair per team thread with the
-  // prefetch, not two without it; float rows of one pack per lane keep two.
+  // Rows of one pack per lane (16-bit head size 64 beyond 16 states, float head size 32): one pair
+  // per team thread with the prefetch, two without it (3 states).
   EXPECT_TRUE(choose_launch_shape<TypeParam>(2, 8, 4096, 32, 64).prefetch_states);
   EXPECT_EQ(choose_launch_shape<TypeParam>(2, 8, 4096, 32, 64).pairs_per_thread, 1);
   EXPECT_EQ(choose_launch_shape<TypeParam>(2, 8, 4096, 32, 17).pairs_per_thread, 1);
-  EXPECT_EQ(choose_launch_shape<TypeParam>(4, 8, 4096, 32, 64).pairs_per_thread, 2);
+  EXPECT_TRUE(choose_launch_shape<TypeParam>(4, 8, 4096, 32, 64).prefetch_states);
+  EXPECT_EQ(choose_launch_shape<TypeParam>(4, 8, 4096, 32, 64).pairs_per_thread, 1);
+  EXPECT_EQ(choose_launch_shape<TypeParam>(4, 8, 4096, 32, 8).pairs_per_thread, 1);
+  EXPECT_EQ(choose_launch_shape<TypeParam>(4, 8, 4096, 32, 3).pairs_per_thread, 2);
   EXPECT_EQ(choose_launch_shape<TypeParam>(2, 8, 4096, 32, 16).pairs_per_thread, 8);  // LanePairs
   EXPECT_TRUE(pf(4, 16384, 8).prefetch_states);
   EXPECT_TRUE(pf(4, 4096, 1024).prefetch_states);
@@ -501,6 +505,37 @@ TYPED_TEST(MergeMany, NWayRowPrefetchRule) {
   EXPECT_TRUE(x576(16).state_ring);
   EXPECT_TRUE(x576(16).narrow_state_batches);  // 32 vector lanes: batches of 2 at 16 states too
   EXPECT_FALSE(choose_launch_shape<TypeParam>(2, 32, 4096, 32, 8).state_ring);  // head size 256
+  // Below the ring's threshold, with the device's multiprocessors (132: the H200), by the waves of
+  // teams of 16 threads x 8 pairs: batches of 2 without the ring within one wave of 8 teams per
+  // multiprocessor; the ring in batches of 2 where the last wave of 6 teams per multiprocessor is
+  // less than 0.4 full and the last wave of 8 fuller; otherwise the ring in batches of 4.
+  const auto waves = [](int size, std::int64_t tokens, std::int64_t states) {
+    return choose_launch_shape<TypeParam>(size, 128 * size / 16, tokens, 32, states, 132);
+  };
+  for (std::int64_t S : {4, 8, 16}) {
+    // 4096 tokens: 1024 teams, one wave of 1056.
+    EXPECT_TRUE(waves(2, 4096, S).narrow_state_batches) << S;
+    EXPECT_FALSE(waves(2, 4096, S).state_ring) << S;
+    // 4352 tokens: 1088 teams, 296 in the last wave of 792 (0.37), 32 in the last of 1056.
+    EXPECT_FALSE(waves(2, 4352, S).narrow_state_batches) << S;
+    EXPECT_TRUE(waves(2, 4352, S).state_ring) << S;
+    // 7168 tokens: 1792 teams, 208 in the last wave of 792 (0.26), 736 in the last of 1056.
+    EXPECT_TRUE(waves(2, 7168, S).narrow_state_batches) << S;
+    EXPECT_TRUE(waves(2, 7168, S).state_ring) << S;
+    // 8192 tokens: 2048 teams, 464 in the last wave of 792 (0.59).
+    EXPECT_FALSE(waves(2, 8192, S).narrow_state_batches) << S;
+    EXPECT_TRUE(waves(2, 8192, S).state_ring) << S;
+    // From 2^23 row packs per state the ring's own rule; float, 2^16 pairs: no LanePairs form.
+    EXPECT_EQ(waves(2, 16384, S).narrow_state_batches, pf(2, 16384, S).narrow_state_batches) << S;
+    EXPECT_TRUE(waves(2, 16384, S).state_ring) << S;
+    EXPECT_FALSE(waves(4, 8192, S).state_ring) << S;
+    EXPECT_FALSE(waves(4, 8192, S).narrow_state_batches) << S;
+    EXPECT_FALSE(waves(2, 2048, S).state_ring) << S;
+  }
+  // Without the multiprocessors (0): the rule above alone.
+  EXPECT_TRUE(pf(2, 7168, 8).narrow_state_batches);
+  EXPECT_FALSE(pf(2, 7168, 8).state_ring);
+  EXPECT_FALSE(pf(2, 4096, 4).narrow_state_batches);
 }
 
 // N states with forced launch shapes (on GPUs the LanePairs form: K consecutive tokens of a head

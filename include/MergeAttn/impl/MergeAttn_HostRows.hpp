@@ -71,6 +71,12 @@ constexpr bool has_x86_rows_v =
 template <class T>
 constexpr bool has_x512_rows_v = std::is_same<T, MergeAttn::bfloat16_t>::value;
 
+// The row codes, as the first argument of the overloads of weighted_row, accumulate_row and
+// store_row (dispatch_row picks one).
+struct PortableRows {};
+struct X86Rows {};   // AVX2 + F16C, 16-bit types
+struct X512Rows {};  // AVX-512 (F, BW, VL, DQ, BF16), bfloat16_t
+
 #if MERGEATTN_IMPL_X86_ROWS
 // Eight values at a time, as floats. half_t: the F16C instructions (round to nearest even, NaN
 // kept quiet with its top payload bits: what float_to_half_bits does); bfloat16_t: the bit
@@ -129,8 +135,8 @@ MERGEATTN_IMPL_X86_TARGET inline void x86_store16(MergeAttn::half_t* p, const __
 }
 
 template <class T>
-MERGEATTN_IMPL_X86_TARGET void x86_weighted_row(T* out, const T* x0, const T* x1, const float w0,
-                                                const float w1, const int n) {
+MERGEATTN_IMPL_X86_TARGET void weighted_row(X86Rows, T* out, const T* x0, const T* x1,
+                                            const float w0, const float w1, const int n) {
   using traits = ValueTraits<T>;
   const __m256 a = _mm256_set1_ps(w0);
   const __m256 b = _mm256_set1_ps(w1);
@@ -151,8 +157,8 @@ MERGEATTN_IMPL_X86_TARGET void x86_weighted_row(T* out, const T* x0, const T* x1
 }
 
 template <class T>
-MERGEATTN_IMPL_X86_TARGET void x86_accumulate_row(float* acc, const float w, const T* x,
-                                                  const int n) {
+MERGEATTN_IMPL_X86_TARGET void accumulate_row(X86Rows, float* acc, const float w, const T* x,
+                                              const int n) {
   using traits = ValueTraits<T>;
   const __m256 a = _mm256_set1_ps(w);
   int d = 0;
@@ -163,7 +169,7 @@ MERGEATTN_IMPL_X86_TARGET void x86_accumulate_row(float* acc, const float w, con
 }
 
 template <class T>
-MERGEATTN_IMPL_X86_TARGET void x86_store_row(T* out, const float* acc, const int n) {
+MERGEATTN_IMPL_X86_TARGET void store_row(X86Rows, T* out, const float* acc, const int n) {
   using traits = ValueTraits<T>;
   int d = 0;
   for (; d + 8 <= n; d += 8) x86_store8(out + d, _mm256_loadu_ps(acc + d));
@@ -205,9 +211,11 @@ MERGEATTN_IMPL_X86_512_TARGET inline void x512_store32(MergeAttn::bfloat16_t* p,
   }
 }
 
-template <class T>
-MERGEATTN_IMPL_X86_512_TARGET void x512_weighted_row(T* out, const T* x0, const T* x1,
-                                                     const float w0, const float w1, const int n) {
+MERGEATTN_IMPL_X86_512_TARGET inline void weighted_row(X512Rows, MergeAttn::bfloat16_t* out,
+                                                       const MergeAttn::bfloat16_t* x0,
+                                                       const MergeAttn::bfloat16_t* x1,
+                                                       const float w0, const float w1,
+                                                       const int n) {
   const __m512 a = _mm512_set1_ps(w0);
   const __m512 b = _mm512_set1_ps(w1);
   int d = 0;
@@ -217,44 +225,35 @@ MERGEATTN_IMPL_X86_512_TARGET void x512_weighted_row(T* out, const T* x0, const 
     x512_store32(out + d, x512_add(x512_mul(a, p0), x512_mul(b, q0)),
                  x512_add(x512_mul(a, p1), x512_mul(b, q1)));
   }
-  if (d < n) x86_weighted_row(out + d, x0 + d, x1 + d, w0, w1, n - d);
+  if (d < n) weighted_row(X86Rows{}, out + d, x0 + d, x1 + d, w0, w1, n - d);
 }
 
-template <class T>
-MERGEATTN_IMPL_X86_512_TARGET void x512_accumulate_row(float* acc, const float w, const T* x,
-                                                       const int n) {
+MERGEATTN_IMPL_X86_512_TARGET inline void accumulate_row(X512Rows, float* acc, const float w,
+                                                         const MergeAttn::bfloat16_t* x,
+                                                         const int n) {
   const __m512 a = _mm512_set1_ps(w);
   int d = 0;
   for (; d + 16 <= n; d += 16)
     _mm512_storeu_ps(acc + d, x512_add(_mm512_loadu_ps(acc + d), x512_mul(a, x512_load16(x + d))));
-  if (d < n) x86_accumulate_row(acc + d, w, x + d, n - d);
+  if (d < n) accumulate_row(X86Rows{}, acc + d, w, x + d, n - d);
 }
 
-template <class T>
-MERGEATTN_IMPL_X86_512_TARGET void x512_store_row(T* out, const float* acc, const int n) {
+MERGEATTN_IMPL_X86_512_TARGET inline void store_row(X512Rows, MergeAttn::bfloat16_t* out,
+                                                    const float* acc, const int n) {
   int d = 0;
   for (; d + 32 <= n; d += 32)
     x512_store32(out + d, _mm512_loadu_ps(acc + d), _mm512_loadu_ps(acc + d + 16));
-  if (d < n) x86_store_row(out + d, acc + d, n - d);
+  if (d < n) store_row(X86Rows{}, out + d, acc + d, n - d);
 }
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
 #endif
 #endif
 
-/// out[d] = w0 x0[d] + w1 x1[d], d < n, in the compute type; out may be x0 or x1 (in place).
+// The portable loops (the compiler vectorises them for its target).
 template <class T, class C>
-inline void host_weighted_row(const HostRowIsa isa, T* out, const T* x0, const T* x1, const C w0,
-                              const C w1, const int n) {
-#if MERGEATTN_IMPL_X86_ROWS
-  if constexpr (has_x86_rows_v<T>) {
-    if constexpr (has_x512_rows_v<T>) {
-      if (isa == HostRowIsa::x86_avx512) return x512_weighted_row(out, x0, x1, w0, w1, n);
-    }
-    if (isa != HostRowIsa::portable) return x86_weighted_row(out, x0, x1, w0, w1, n);
-  }
-#endif
-  (void)isa;
+inline void weighted_row(PortableRows, T* out, const T* x0, const T* x1, const C w0, const C w1,
+                         const int n) {
   using traits = ValueTraits<T>;
 #if defined(_OPENMP)
 #pragma omp simd
@@ -262,43 +261,56 @@ inline void host_weighted_row(const HostRowIsa isa, T* out, const T* x0, const T
   for (int d = 0; d < n; ++d)
     traits::store(out[d], w0 * traits::load(x0[d]) + w1 * traits::load(x1[d]));
 }
-
-/// acc[d] += w x[d], d < n.
 template <class T, class C>
-inline void host_accumulate_row(const HostRowIsa isa, C* acc, const C w, const T* x, const int n) {
-#if MERGEATTN_IMPL_X86_ROWS
-  if constexpr (has_x86_rows_v<T>) {
-    if constexpr (has_x512_rows_v<T>) {
-      if (isa == HostRowIsa::x86_avx512) return x512_accumulate_row(acc, w, x, n);
-    }
-    if (isa != HostRowIsa::portable) return x86_accumulate_row(acc, w, x, n);
-  }
-#endif
-  (void)isa;
+inline void accumulate_row(PortableRows, C* acc, const C w, const T* x, const int n) {
   using traits = ValueTraits<T>;
 #if defined(_OPENMP)
 #pragma omp simd
 #endif
   for (int d = 0; d < n; ++d) acc[d] += w * traits::load(x[d]);
 }
-
-/// out[d] = acc[d] rounded to T, d < n.
 template <class T, class C>
-inline void host_store_row(const HostRowIsa isa, T* out, const C* acc, const int n) {
-#if MERGEATTN_IMPL_X86_ROWS
-  if constexpr (has_x86_rows_v<T>) {
-    if constexpr (has_x512_rows_v<T>) {
-      if (isa == HostRowIsa::x86_avx512) return x512_store_row(out, acc, n);
-    }
-    if (isa != HostRowIsa::portable) return x86_store_row(out, acc, n);
-  }
-#endif
-  (void)isa;
+inline void store_row(PortableRows, T* out, const C* acc, const int n) {
   using traits = ValueTraits<T>;
 #if defined(_OPENMP)
 #pragma omp simd
 #endif
   for (int d = 0; d < n; ++d) traits::store(out[d], acc[d]);
+}
+
+/// Calls rows(code) with the row code for values of type T that `isa` allows, the one place where
+/// the codes are ranked: AVX-512 (bfloat16_t), AVX2 + F16C (16-bit types), the portable loops.
+template <class T, class Rows>
+inline void dispatch_row(const HostRowIsa isa, const Rows& rows) {
+#if MERGEATTN_IMPL_X86_ROWS
+  if constexpr (has_x512_rows_v<T>) {
+    if (isa == HostRowIsa::x86_avx512) return rows(X512Rows{});
+  }
+  if constexpr (has_x86_rows_v<T>) {
+    if (isa != HostRowIsa::portable) return rows(X86Rows{});
+  }
+#endif
+  (void)isa;
+  rows(PortableRows{});
+}
+
+/// out[d] = w0 x0[d] + w1 x1[d], d < n, in the compute type; out may be x0 or x1 (in place).
+template <class T, class C>
+inline void host_weighted_row(const HostRowIsa isa, T* out, const T* x0, const T* x1, const C w0,
+                              const C w1, const int n) {
+  dispatch_row<T>(isa, [&](const auto code) { weighted_row(code, out, x0, x1, w0, w1, n); });
+}
+
+/// acc[d] += w x[d], d < n.
+template <class T, class C>
+inline void host_accumulate_row(const HostRowIsa isa, C* acc, const C w, const T* x, const int n) {
+  dispatch_row<T>(isa, [&](const auto code) { accumulate_row(code, acc, w, x, n); });
+}
+
+/// out[d] = acc[d] rounded to T, d < n.
+template <class T, class C>
+inline void host_store_row(const HostRowIsa isa, T* out, const C* acc, const int n) {
+  dispatch_row<T>(isa, [&](const auto code) { store_row(code, out, acc, n); });
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1277,6 +1277,10 @@ class MergeFunctor {
 /// launch bounds).
 constexpr int nway_max_team_threads = 128;
 constexpr int nway_min_teams_per_sm = 7;
+/// Teams per multiprocessor the launch bounds of the 16-bit LanePairs forms ask for: in batches of
+/// 4 states and in batches of 2 (LanePairs<8, true, 2>, with or without the state ring).
+constexpr int nway_lane_pairs_teams_per_sm = 6;
+constexpr int nway_narrow_teams_per_sm = 8;
 
 template <class Tag>
 struct IsLanePairs : std::false_type {};
@@ -1294,8 +1298,9 @@ template <class ValueType, class Tag>
 constexpr int nway_min_teams() {
   if (std::is_same<Tag, LanePairs<8, true, 2>>::value ||
       std::is_same<Tag, LanePairs<8, true, 2, true>>::value)
-    return 8;
-  return sizeof(ValueType) == 2 && IsLanePairs<Tag>::value ? 6 : nway_min_teams_per_sm;
+    return nway_narrow_teams_per_sm;
+  return sizeof(ValueType) == 2 && IsLanePairs<Tag>::value ? nway_lane_pairs_teams_per_sm
+                                                           : nway_min_teams_per_sm;
 }
 
 /// Bytes of shared memory per team left for Kokkos' own use when MergeAttn sizes team scratch
@@ -1348,11 +1353,12 @@ struct LaunchShape {
 /// or 4 (double, float with N states), at least 8 lanes, 128 threads per block; token groups as
 /// wide as the team threads of a warp (LSE sectors shared: the profile showed L2, not DRAM, as the
 /// limit); for large launches two pairs per thread or an L2 prefetch of the rows, by the work per
-/// lane. num_states: the states per token (2 for the 2-way merge, 0 when it varies per token).
+/// lane. num_states: the states per token (2 for the 2-way merge, 0 when it varies per token);
+/// multiprocessors: the device's (CUDA), 0 where not known.
 template <class ExecSpace>
 LaunchShape choose_launch_shape(const int value_size, const int vector_iters,
                                 const std::int64_t num_tokens, const std::int64_t num_heads,
-                                const std::int64_t num_states = 2) {
+                                const std::int64_t num_states = 2, const int multiprocessors = 0) {
   constexpr bool host_like =
       Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
   if (host_like) return {1, 1, 1, 1, false};
@@ -1415,16 +1421,17 @@ LaunchShape choose_launch_shape(const int value_size, const int vector_iters,
     //   pair's passes) for 16-bit types with up to 16 states per token (H200, 16384x32x128 bf16 S4
     //   63 -> 73 % of copy, S8 72 -> 76, S16 73 -> 77; float lost 10-17 points, bf16 S64 56 ->
     //   47).
-    // - Otherwise, where the 2-way merge takes LanePairs (rows of one pack per lane), two pairs;
-    //   but 16-bit rows with the prefetch (beyond 16 states) one pair, as two pairs per team thread
-    //   have no prefetching form (H200, session 14, 3 alternating passes, bf16 4096x32x64 S64: 60.3
-    //   % of copy with two pairs, 65.4 with one, 67.3 with one and the prefetch; head size 32 not
-    //   measured). Float rows of one pack per lane (head size 32 and less) keep two: not measured.
+    // - Otherwise, where the 2-way merge takes LanePairs (rows of one pack per lane), one pair per
+    //   team thread with the prefetch, as two pairs per team thread have no prefetching form
+    //   (H200, session 14, 3 alternating passes, bf16 4096x32x64 S64: 60.3 % of copy with two
+    //   pairs, 65.4 with one, 67.3 with one and the prefetch; session 16, 2 runs, 4096x32x32 two
+    //   pairs -> one with the prefetch: float S8 58.6-59.3 -> 61.7-62.8, S16 60.0-60.5
+    //   -> 66.3-66.6, S64 62.4-63.8 -> 69.7-70.1), two pairs without the prefetch.
     // - Otherwise one pair.
     if (large && value_size == 2 && num_states >= 1 && num_states <= 16)
       shape.pairs_per_thread = 8;
     else if (shape.pairs_per_thread > 2)
-      shape.pairs_per_thread = shape.prefetch_states && value_size == 2 ? 1 : 2;
+      shape.pairs_per_thread = shape.prefetch_states ? 1 : 2;
     // 16-bit LanePairs with the prefetch: batches of 2 states and 8 teams per multiprocessor where
     // a row has 8-15 states, or 16 and more in launches of under 2^18 pairs (H200, four runs, bf16,
     // % of copy, batches of 4 -> 2: S8 16384x32x128 82.7-85.0 -> 86.3-88.8, 4096x32x64 65-67 ->
@@ -1446,6 +1453,35 @@ LaunchShape choose_launch_shape(const int value_size, const int vector_iters,
         (shape.state_ring
              ? num_states < 16 || shape.vector_length >= 32
              : num_states >= 8 && (num_states < 16 || num_pairs < (std::int64_t(1) << 18)));
+    // Below that, on a device whose multiprocessors are known, by the waves of teams (a team
+    // thread moves the rows of 8 pairs in one step, so a launch waits on the teams of its last,
+    // partial wave): batches of 2 without the ring where every team fits into one wave of
+    // nway_narrow_teams_per_sm per multiprocessor; the ring in batches of 2 where the last wave of
+    // teams in batches of 4 (nway_lane_pairs_teams_per_sm) is less than 0.4 full and the last
+    // wave in batches of 2 fuller; the ring in batches of 4 otherwise (fit_lane_form: the ring in
+    // batches of 2 has no room at 15 and more states of 8 vector lanes, which then take it in
+    // batches of 4). H200 (132 SMs), session 16, 3 alternating passes, bf16, % of copy, the
+    // session 13 rule -> this one (docs/perf/raw-2026-12-04-s16, run f), 32 heads: x128 4096
+    // tokens (0.97 waves of 8) S4 69.0 -> 77.1, S8/S16 unchanged; 4352 (1.37 waves of 6) S8 60.6
+    // -> 72.7, S16 65.3 -> 73.2; 5120 S8 66.9 -> 81.1, S16 63.8 -> 83.6; 7168 (2.26 waves of 6,
+    // 1.70 of 8) S8 80.2 -> 84.2; 8192 S16 77.7 -> 88.1; over 100 shapes (x64, x128, x256,
+    // 4096-16384 tokens, S4-S16) median +2.8, 4 below -1 (x64 7168 S16 76.5 -> 70.5); over 36
+    // shapes the rule was not fitted on (x64-x256, 8, 32 and 128 heads) median +5.0, one below -1
+    // (28672x8x128 S16 82.7 -> 79.3).
+    if (multiprocessors > 0 && shape.prefetch_states && value_size == 2 &&
+        shape.pairs_per_thread == 8 && !shape.state_ring) {
+      const std::int64_t per_team = std::int64_t(shape.team_size) * shape.pairs_per_thread;
+      const std::int64_t teams = (num_pairs + per_team - 1) / per_team;
+      const std::int64_t narrow_wave = std::int64_t(nway_narrow_teams_per_sm) * multiprocessors;
+      const std::int64_t wide_wave = std::int64_t(nway_lane_pairs_teams_per_sm) * multiprocessors;
+      // Teams in the last wave, of waves of `wave` teams.
+      const auto last = [teams](const std::int64_t wave) { return (teams - 1) % wave + 1; };
+      const bool one_wave = teams <= narrow_wave;
+      const bool narrow_fuller = 10 * last(wide_wave) < 4 * wide_wave &&
+                                 last(narrow_wave) * wide_wave > last(wide_wave) * narrow_wave;
+      shape.narrow_state_batches = one_wave || narrow_fuller;
+      shape.state_ring = !one_wave;
+    }
   }
   return shape;
 }
@@ -1455,7 +1491,8 @@ LaunchShape choose_launch_shape(const int value_size, const int vector_iters,
 /// memory: the first that fits of the form as chosen, the ring in batches of 4 (the ring is worth
 /// more than the batches of 2: H200, session 14, bf16 16384x32x128 S8 88.6 % of copy without it,
 /// 92.3 / 92.4 with it in batches of 2 / 4), the batches without the ring, neither. False where
-/// none fits (LanePairs does not: two pairs per team thread instead).
+/// none fits (LanePairs does not: one pair per team thread with the row prefetch, or two pairs
+/// without it, instead).
 template <class Fits>
 bool fit_lane_form(bool& narrow, bool& ring, const Fits& fits) {
   const bool forms[4][2] = {{narrow, ring}, {false, ring}, {narrow, false}, {false, false}};
@@ -1478,13 +1515,18 @@ void launch_merge_as(const ExecSpace& exec, const OutputView& output,
                      const LseConvention& conv, const LaunchShape* shape_override) {
   using functor_type = MergeFunctor<ExecSpace, OutputView, OutputLseView, States, UsePacks, Lse>;
   functor_type functor(output, output_lse, states, conv);
-  const LaunchShape shape =
-      shape_override != nullptr
-          ? *shape_override
-          : choose_launch_shape<ExecSpace>(
-                static_cast<int>(sizeof(typename functor_type::value_type)),
-                functor.vector_iterations(), functor.num_tokens(),
-                static_cast<std::int64_t>(output.extent(1)), states.uniform_count());
+  int multiprocessors = 0;  // the N-state rule's waves of teams (CUDA)
+#if defined(KOKKOS_ENABLE_CUDA)
+  if constexpr (std::is_same<ExecSpace, Kokkos::Cuda>::value && functor_type::weight_cache)
+    multiprocessors = exec.cuda_device_prop().multiProcessorCount;
+#endif
+  const LaunchShape shape = shape_override != nullptr
+                                ? *shape_override
+                                : choose_launch_shape<ExecSpace>(
+                                      static_cast<int>(sizeof(typename functor_type::value_type)),
+                                      functor.vector_iterations(), functor.num_tokens(),
+                                      static_cast<std::int64_t>(output.extent(1)),
+                                      states.uniform_count(), multiprocessors);
   const auto shape_text = [&] {
     return "(team_size " + std::to_string(shape.team_size) + " x vector_length " +
            std::to_string(shape.vector_length) + ", pairs_per_thread " +
@@ -1513,16 +1555,20 @@ void launch_merge_as(const ExecSpace& exec, const OutputView& output,
   constexpr bool two_byte = sizeof(typename functor_type::value_type) == 2 && UsePacks;
   bool narrow = two_byte && lane_k == 8 && shape.prefetch_states && shape.narrow_state_batches;
   bool ring = two_byte && lane_k == 8 && shape.prefetch_states && shape.state_ring;
+  bool lane_unfit = false;  // a built-in LanePairs shape without room in shared memory
 #if defined(KOKKOS_ENABLE_CUDA)
   if constexpr (std::is_same<ExecSpace, Kokkos::Cuda>::value && functor_type::weight_cache) {
     // The N-state LanePairs form needs its K pairs' weight caches (and its state ring) in team
     // scratch for the launch bounds' teams per multiprocessor (nway_min_teams): Kokkos refuses the
     // launch otherwise. A built-in shape takes the first form below that fits (on the H200 the
     // ring in batches of 4 instead of 2 for 16-bit rows of 8 vector lanes with 15 states: 8 teams
-    // of 29.2 KB do not fit in 228 KB; two pairs per thread where the device has less shared
-    // memory, e.g. 100 KB per SM: a team of 16 threads with K = 8 and 16 float weights per pair
-    // takes ~12 KB); a forced shape is refused below. The ring needs sm_80 (cp.async): a built-in
-    // shape runs without it below that, a forced one is refused.
+    // of 29.2 KB do not fit in 228 KB; where none fits, one pair per team thread with the row
+    // prefetch, or two pairs without it: head size 32 with 16-bit values, 4 vector lanes and 32
+    // team threads of 8 pairs' weights (H200, session 16, 2 runs, bf16 4096x32x32, two pairs ->
+    // one with the prefetch: S8 46.6-47.2 -> 54.3-55.4 % of copy, S16 41.7-42.3 -> 54.0-54.8), or
+    // a device with less shared memory, e.g. 100 KB per SM: a team of 16 threads with K = 8 and 16
+    // float weights per pair takes ~12 KB); a forced shape is refused below. The ring needs sm_80
+    // (cp.async): a built-in shape runs without it below that, a forced one is refused.
     const cudaDeviceProp& prop = exec.cuda_device_prop();
     if (ring && prop.major < 8) {
       if (shape_override != nullptr)
@@ -1538,13 +1584,17 @@ void launch_merge_as(const ExecSpace& exec, const OutputView& output,
                  std::int64_t(prop.sharedMemPerMultiprocessor),
                  std::int64_t(prop.reservedSharedMemPerBlock),
                  std::int64_t(functor.scratch_bytes(shape.team_size, lane_k, slots))) >=
-             (two ? 8 : nway_min_teams<typename functor_type::value_type, LanePairs<8>>());
+             (two ? nway_narrow_teams_per_sm
+                  : nway_min_teams<typename functor_type::value_type, LanePairs<8>>());
     };
-    if (lane_k > 0 && shape_override == nullptr && !fit_lane_form(narrow, ring, fits)) lane_k = 0;
+    if (lane_k > 0 && shape_override == nullptr && !fit_lane_form(narrow, ring, fits)) {
+      lane_k = 0;
+      lane_unfit = true;
+    }
   }
 #endif
   if (lane_k == 0) narrow = ring = false;
-  const int k = lane_k > 0 ? lane_k : asked >= 2 ? 2 : 1;
+  const int k = lane_k > 0 ? lane_k : asked >= 2 && !(lane_unfit && shape.prefetch_states) ? 2 : 1;
   // LanePairs: a team thread's K slots are K consecutive tokens of one head.
   functor.set_tokens_per_group(lane_k > 0 ? shape.tokens_per_group * lane_k
                                           : shape.tokens_per_group);
