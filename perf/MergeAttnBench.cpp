@@ -395,6 +395,17 @@ void register_nway_sweep() {
       register_nway_entry<T>(s, S, shape_label(ls), &ls);
     }
   }
+  // The built-in shape between 2^17 and 2^19 pairs, where the 16-bit form follows the waves of
+  // teams (session 16): token counts of a fraction of a wave more than whole waves on the H200
+  // (4352: 1.03 waves of 8 teams per SM; 7168: 2.26 waves of 6), head sizes 64 and 128; and head
+  // sizes 32 and 512 at 4096 tokens.
+  for (std::int64_t d : {64, 128})
+    for (std::int64_t tokens : {4352, 5120, 7168, 8192})
+      for (std::int64_t S : {4, 8, 16})
+        if (sizeof(T) == 2) register_nway_entry<T>(Shape{tokens, 32, d}, S, "auto", nullptr);
+  for (std::int64_t d : {32, 512})
+    for (std::int64_t S : {8, 16, 64})
+      if (d != 512 || S != 64) register_nway_entry<T>(Shape{4096, 32, d}, S, "auto", nullptr);
   // Other head sizes at 2^17 pairs (the prefetch rule's threshold; head size 128 for S8 and S16
   // beside the 2^19 pairs above): the built-in shape without the row prefetch, then with each
   // prefetching form of its pairs per team thread.
