@@ -399,10 +399,11 @@ void register_nway_sweep() {
   // teams (session 16): token counts of a fraction of a wave more than whole waves on the H200
   // (4352: 1.03 waves of 8 teams per SM; 7168: 2.26 waves of 6), head sizes 64 and 128; and head
   // sizes 32 and 512 at 4096 tokens.
-  for (std::int64_t d : {64, 128})
-    for (std::int64_t tokens : {4352, 5120, 7168, 8192})
-      for (std::int64_t S : {4, 8, 16})
-        if (sizeof(T) == 2) register_nway_entry<T>(Shape{tokens, 32, d}, S, "auto", nullptr);
+  if constexpr (sizeof(T) == 2)
+    for (std::int64_t d : {64, 128})
+      for (std::int64_t tokens : {4352, 5120, 7168, 8192})
+        for (std::int64_t S : {4, 8, 16})
+          register_nway_entry<T>(Shape{tokens, 32, d}, S, "auto", nullptr);
   for (std::int64_t d : {32, 512})
     for (std::int64_t S : {8, 16, 64})
       if (d != 512 || S != 64) register_nway_entry<T>(Shape{4096, 32, d}, S, "auto", nullptr);

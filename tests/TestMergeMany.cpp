@@ -317,6 +317,23 @@ TYPED_TEST(MergeMany, NWayForcedShapeAboveLaunchBoundsIsRefused) {
   }
 }
 
+// The teams per multiprocessor the launch bounds of each N-state form ask for: 8 for the 16-bit
+// LanePairs forms in batches of 2 states (with or without the state ring), 6 for those in batches
+// of 4, 7 for every other form and for 4-byte values.
+TEST(MergeManyShape, LaunchBoundsPerForm) {
+  using MergeAttn::Impl::LanePairs;
+  using MergeAttn::Impl::nway_min_teams;
+  using MergeAttn::Impl::PairsPerThread;
+  using bf16 = MergeAttn::bfloat16_t;
+  EXPECT_EQ((nway_min_teams<bf16, LanePairs<8, true, 2>>()), 8);
+  EXPECT_EQ((nway_min_teams<bf16, LanePairs<8, true, 2, true>>()), 8);
+  EXPECT_EQ((nway_min_teams<bf16, LanePairs<8, true>>()), 6);
+  EXPECT_EQ((nway_min_teams<bf16, LanePairs<8, true, 4, true>>()), 6);
+  EXPECT_EQ((nway_min_teams<bf16, PairsPerThread<2>>()), 7);
+  EXPECT_EQ((nway_min_teams<float, LanePairs<8>>()), 7);
+  EXPECT_EQ((nway_min_teams<float, PairsPerThread<1, true>>()), 7);
+}
+
 // The rule that picks the built-in N-state LanePairs form only where its team scratch leaves room
 // for the launch bounds' teams (numbers worked by hand: 1024 bytes the driver reserves per block,
 // 512 for Kokkos).
@@ -435,9 +452,11 @@ TYPED_TEST(MergeMany, NWayRowPrefetchRule) {
   using MergeAttn::Impl::choose_launch_shape;
   constexpr bool host_like =
       Kokkos::SpaceAccessibility<Kokkos::HostSpace, DeviceMemory<TypeParam>>::accessible;
-  // The built-in shape for values of `size` bytes, rows of 128 values, 32 heads.
-  const auto pf = [](int size, std::int64_t tokens, std::int64_t states) {
-    return choose_launch_shape<TypeParam>(size, 128 * size / 16, tokens, 32, states);
+  // The built-in shape for values of `size` bytes, rows of 128 values, 32 heads, on a device of
+  // `multiprocessors` (0: not known).
+  const auto pf = [](int size, std::int64_t tokens, std::int64_t states, int multiprocessors = 0) {
+    return choose_launch_shape<TypeParam>(size, 128 * size / 16, tokens, 32, states,
+                                          multiprocessors);
   };
   if (host_like) {
     EXPECT_FALSE(pf(2, 16384, 16).prefetch_states);
@@ -509,8 +528,8 @@ TYPED_TEST(MergeMany, NWayRowPrefetchRule) {
   // teams of 16 threads x 8 pairs: batches of 2 without the ring within one wave of 8 teams per
   // multiprocessor; the ring in batches of 2 where the last wave of 6 teams per multiprocessor is
   // less than 0.4 full and the last wave of 8 fuller; otherwise the ring in batches of 4.
-  const auto waves = [](int size, std::int64_t tokens, std::int64_t states) {
-    return choose_launch_shape<TypeParam>(size, 128 * size / 16, tokens, 32, states, 132);
+  const auto waves = [&pf](int size, std::int64_t tokens, std::int64_t states) {
+    return pf(size, tokens, states, 132);
   };
   for (std::int64_t S : {4, 8, 16}) {
     // 4096 tokens: 1024 teams, one wave of 1056.

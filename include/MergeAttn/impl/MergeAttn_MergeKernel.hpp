@@ -1287,18 +1287,23 @@ struct IsLanePairs : std::false_type {};
 template <int K, bool P, int B, bool R>
 struct IsLanePairs<LanePairs<K, P, B, R>> : std::true_type {};
 
+/// Whether pair form Tag is a LanePairs form in batches of 2 states (the narrow forms, with or
+/// without the state ring).
+template <class Tag>
+struct IsNarrowLanePairs : std::false_type {};
+template <int K, bool P, bool R>
+struct IsNarrowLanePairs<LanePairs<K, P, 2, R>> : std::true_type {};
+
 /// Teams per multiprocessor the launch bounds of an N-state form in pair form Tag ask for: 6 for
 /// the LanePairs form with 16-bit values (80 registers and no spills instead of 72 registers with
 /// 176 bytes of spill loads; H200, 16384x32x128 bf16, same run, six rounds: S4 73.9 -> 79.8 % of
 /// copy, S8 77.6 -> 81.1, S16 78.5 -> 80.7), nway_min_teams_per_sm otherwise (the two-pairs form
-/// with 64 states lost 5 points at 6). 8 for LanePairs<8, true, 2> (16-bit rows in batches of 2
-/// states with the row prefetch: 64 registers, 32 bytes of spills; see choose_launch_shape), with
-/// or without the state ring.
+/// with 64 states lost 5 points at 6). 8 for the LanePairs forms in batches of 2 states (16-bit
+/// rows with the row prefetch, LanePairs<8, true, 2>: 64 registers, 32 bytes of spills; see
+/// choose_launch_shape), with or without the state ring.
 template <class ValueType, class Tag>
 constexpr int nway_min_teams() {
-  if (std::is_same<Tag, LanePairs<8, true, 2>>::value ||
-      std::is_same<Tag, LanePairs<8, true, 2, true>>::value)
-    return nway_narrow_teams_per_sm;
+  if (IsNarrowLanePairs<Tag>::value) return nway_narrow_teams_per_sm;
   return sizeof(ValueType) == 2 && IsLanePairs<Tag>::value ? nway_lane_pairs_teams_per_sm
                                                            : nway_min_teams_per_sm;
 }
