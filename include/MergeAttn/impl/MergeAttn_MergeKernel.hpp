@@ -1583,14 +1583,17 @@ void launch_merge_as(const ExecSpace& exec, const OutputView& output,
             std::to_string(prop.major) + "." + std::to_string(prop.minor) + " " + shape_text());
       ring = false;
     }
+    // A form fits where the teams its launch bounds ask for (the batches of 2 states, or of 4:
+    // with or without the ring, the same bounds) have room in shared memory.
+    using value_type = typename functor_type::value_type;
     const auto fits = [&](const bool two, const bool with_ring) {
       const int slots = with_ring ? functor_type::ring_slots(two) : 0;
       return teams_per_shared_memory(
                  std::int64_t(prop.sharedMemPerMultiprocessor),
                  std::int64_t(prop.reservedSharedMemPerBlock),
                  std::int64_t(functor.scratch_bytes(shape.team_size, lane_k, slots))) >=
-             (two ? nway_narrow_teams_per_sm
-                  : nway_min_teams<typename functor_type::value_type, LanePairs<8>>());
+             (two ? nway_min_teams<value_type, LanePairs<8, true, 2>>()
+                  : nway_min_teams<value_type, LanePairs<8>>());
     };
     if (lane_k > 0 && shape_override == nullptr && !fit_lane_form(narrow, ring, fits)) {
       lane_k = 0;
