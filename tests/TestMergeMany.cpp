@@ -633,6 +633,51 @@ TYPED_TEST(MergeMany, NWayLanePairsShapesGiveTheSameBits) {
   });
 }
 
+// Host spaces merge tokens of more than 8 states in runs of consecutive heads (at most 64 of them,
+// 4096 / count and 4096 / head_size; cut at the team thread's span of 64 slots), each pair's
+// weights on the stack; a forced shape of two pairs per team thread merges one pair at a time.
+// Both give the same bits, here with runs of 64 heads and the rest, runs cut by the weights' room,
+// tokens too large for a run (over 2048 states, head size over 4096), NaN and empty states. GPU
+// backends run the same problems through their own forms (and a forced two-pairs shape).
+TYPED_TEST(MergeMany, NWayHeadRunsGiveTheSameBits) {
+  using Shape = MergeAttn::Impl::LaunchShape;
+  constexpr bool host_like =
+      Kokkos::SpaceAccessibility<Kokkos::HostSpace, DeviceMemory<TypeParam>>::accessible;
+  const Shape two_pairs = host_like ? Shape{1, 1, 1, 2} : Shape{4, 8, 1, 2};
+  struct Case {
+    std::int64_t states, tokens, heads, head_size;
+  };
+  const std::vector<Case> cases = {{9, 5, 70, 36},   // runs of 64 heads, then the rest
+                                   {5, 4, 3, 4104},  // head size over 4096: one pair at a time
+                                   {700, 3, 8, 8},   // 4096 / 700 = 5 pairs a run
+                                   {2100, 2, 3, 4},  // over 2048 states: one pair at a time
+                                   {8, 3, 5, 40}};   // up to 8 states: one pair at a time
+  for_each_value_type([&](auto v) {
+    using T = decltype(v);
+    std::uint64_t seed = 8100;
+    for (const Case& c : cases) {
+      auto p = make_many<T>(c.states, c.tokens, c.heads, c.head_size, seed++, 0.2, {1});
+      p.lse[p.li(2, c.heads - 1, 0)] = std::nanf("");
+      const std::string ctx = std::string("NWay runs S=") + std::to_string(c.states) +
+                              " heads=" + std::to_string(c.heads) +
+                              " d=" + std::to_string(c.head_size) + " " + TypeParam::name() + " " +
+                              value_type_name<T>();
+      const auto built_in =
+          run_nway_checked<TypeParam, T, Kokkos::LayoutRight>(p, {}, true, ctx + " auto");
+      const auto forced = run_nway_checked<TypeParam, T, Kokkos::LayoutRight>(
+          p, {}, true, ctx + " two pairs", &two_pairs);
+      std::int64_t differ = 0;
+      for (std::int64_t t = 0; t < p.tokens; ++t)
+        for (std::int64_t h = 0; h < p.heads; ++h) {
+          differ += same_bits(forced.second(h, t), built_in.second(h, t)) ? 0 : 1;
+          for (std::int64_t k = 0; k < p.head_size; ++k)
+            differ += same_bits(forced.first(t, h, k), built_in.first(t, h, k)) ? 0 : 1;
+        }
+      EXPECT_EQ(differ, 0) << ctx << ": values whose bits differ from one pair at a time";
+    }
+  });
+}
+
 TYPED_TEST(MergeMany, NWayNaNAndZeroStates) {
   for_each_value_type([&](auto v) {
     using T = decltype(v);

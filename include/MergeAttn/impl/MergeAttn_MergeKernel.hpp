@@ -240,6 +240,10 @@ class MergeFunctor {
   // As many as the launch's states (any count when it varies per token), at most
   // max_cache_states: 1 KB per team thread (16 KB per team of 16 threads).
   static constexpr bool weight_cache = fixed == 0 && !host_space;
+  // N states: Weights can hold the first cap states' LSEs (staged) and weights (cache): in team
+  // scratch on GPU-like spaces (weight_cache), on the stack in the host runs (host_state_run);
+  // cap = 0: every LSE loaded and every weight computed where it is used.
+  static constexpr bool staged_weights = fixed == 0;
   // The N-state row prefetch's distance in states (PairsPerThread<1, true>, LanePairs<8, true>):
   // with batches of 4 states, 2 asks for the second half of this batch and the first half of the
   // next, 4 for the next batch (H200, 3 rounds, S 8-64, % of copy: float 2 ~ 4, S16 92.6 / 92.0,
@@ -498,16 +502,37 @@ class MergeFunctor {
 #if !defined(__CUDA_ARCH__)
     const std::int64_t span = host_span;
     const std::int64_t step = std::int64_t(team.league_size()) * team.team_size() * span;
+    const std::int64_t run_cap = host_run_pairs();
     for (std::int64_t begin =
              (std::int64_t(team.league_rank()) * team.team_size() + team.team_rank()) * span;
          begin < m_num_slots; begin += step) {
       const std::int64_t end = begin + span < m_num_slots ? begin + span : m_num_slots;
       std::int64_t t = 0, h = 0;
       bool in_range = slot_pair(begin, t, h);
-      for (std::int64_t q = begin; q < end; ++q) {
-        if (q > begin) {  // the next slot: token-major order steps through the heads
+      for (std::int64_t q = begin; q < end;) {
+        std::int64_t n = 1;  // the pairs this step takes
+        if (in_range && m_states.active(t)) {
+          compute_type lse[cached] = {};
+          if constexpr (fixed == 2) {
+            lse[0] = m_states.template lse<compute_type>(0, t, h, m_lse.tokens_heads());
+            lse[1] = m_states.template lse<compute_type>(1, t, h, m_lse.tokens_heads());
+          }
+          const std::int64_t count = fixed > 0 ? fixed : m_states.count(t);
+          if (m_group_log2 == 0 && run_cap > 1 && count > host_run_min_states) {
+            n = end - q < m_num_heads - h ? end - q : m_num_heads - h;
+            if (n > run_cap) n = run_cap;
+            if (n > host_run_values / count) n = host_run_values / count;  // the weights' room
+          }
+          if (n > 1)
+            host_state_run(team, t, h, static_cast<int>(n));
+          else
+            merge_pair(team, t, h, lse, nullptr);
+        }
+        q += n;
+        if (q < end) {  // the next slot: token-major order steps through the heads
           if (m_group_log2 == 0) {
-            if (++h == m_num_heads) {
+            h += n;
+            if (h == m_num_heads) {
               h = 0;
               ++t;
             }
@@ -516,18 +541,94 @@ class MergeFunctor {
             in_range = slot_pair(q, t, h);
           }
         }
-        if (!in_range || !m_states.active(t)) continue;
-        compute_type lse[cached] = {};
-        if constexpr (fixed == 2) {
-          lse[0] = m_states.template lse<compute_type>(0, t, h, m_lse.tokens_heads());
-          lse[1] = m_states.template lse<compute_type>(1, t, h, m_lse.tokens_heads());
-        }
-        merge_pair(team, t, h, lse, nullptr);
       }
     }
 #else
     (void)team;
 #endif
+  }
+
+  // Host spaces, N states: pairs (t, h0) .. (t, h0 + n - 1), consecutive heads of one token, their
+  // weights first, then their rows host_run_states states at a time: for each pair of the run the
+  // rows of those states, then the next states. A state's rows of the run are adjacent in memory
+  // ([state][token][head][dim], and the packed varlen states alike), so at most host_run_states
+  // sequential streams are read at a time, whatever the number of states; one pair at a time, 16
+  // or 64 states made as many interleaved streams of 256-512 bytes each, more than the hardware
+  // prefetchers follow. Each pair's LSEs are staged and its weights cached on the stack
+  // (nway_weights, as in GPU team scratch): the LSEs of one token's heads lie num_tokens apart
+  // ([state][head][token]), each in another cache line and page, and one pair at a time loaded
+  // them three times (two passes and the weight). A run takes at most host_run_values / count
+  // pairs (the weights' room), so a token of more than host_run_values / 2 states keeps one pair
+  // at a time, as does one of at most host_run_min_states states (2-core VM, 16384x32x128, 3
+  // alternating passes, % of the host copy: float S8 64.8 -> 61.3, bf16 S8 56 -> 48 in runs;
+  // S16 float 37.5 -> 54.4, bf16 32.1 -> 38.3; 4096 tokens S64 float 29.0 -> 59.1, bf16 22.7
+  // -> 41.3). The sums are those of merge_contiguous_row (state order, the compute type): the
+  // same bits.
+  static constexpr int host_run_min_states = 8;
+  static constexpr int host_run_states = 4;
+  static constexpr int host_run_values = 4096;  // the run's sums: 16 KB of floats
+  static constexpr int host_run_max = 64;
+  /// The pairs one host run takes (1: one pair at a time).
+  KOKKOS_INLINE_FUNCTION int host_run_pairs() const {
+    if constexpr (host_space && fixed == 0 && UsePacks) {
+      if (m_head_size <= 0) return 1;
+      const int n = host_run_values / m_head_size;
+      return n < host_run_max ? n : host_run_max;
+    }
+    return 1;
+  }
+  KOKKOS_INLINE_FUNCTION void host_state_run(const member_type& team, const std::int64_t t,
+                                             const std::int64_t h0, const int n) const {
+#if !defined(__CUDA_ARCH__)
+    if constexpr (host_space && fixed == 0 && UsePacks) {
+      Weights wt[host_run_max];
+      compute_type acc[host_run_values];  // the run's sums
+      compute_type lw[host_run_values];   // each pair's LSEs, then its weights (count each)
+      const int dim = m_head_size;
+      const int count = static_cast<int>(m_states.count(t));
+      bool any = false;
+      for (int g = 0; g < n; ++g) {
+        start_weights(wt[g], t, lw + g * count, lw + g * count, count);
+        nway_weights<false>(team, wt[g], t, h0 + g);
+        if (wt[g].mode == RowMode::weighted) {
+          any = true;
+          for (int d = 0; d < dim; ++d) acc[g * dim + d] = 0;
+        }
+      }
+      if (any) {
+        const std::int64_t first = m_states.first(t);
+        for (int i0 = 0; i0 < count; i0 += host_run_states) {
+          const int i1 = i0 + host_run_states < count ? i0 + host_run_states : count;
+          for (int g = 0; g < n; ++g) {
+            if (wt[g].mode != RowMode::weighted) continue;
+            for (int i = i0; i < i1; ++i) {
+              const compute_type w = wt[g].cache[i];
+              if (w < compute_type(0)) continue;  // an empty state: not read
+              host_accumulate_row(m_row_isa, acc + g * dim, w, m_states.row(first + i, t, h0 + g),
+                                  dim);
+            }
+          }
+        }
+      }
+      for (int g = 0; g < n; ++g) {
+        const std::int64_t h = h0 + g;
+        if (wt[g].mode == RowMode::weighted)
+          host_store_row(m_row_isa, &m_output(t, h, 0), acc + g * dim, dim);
+        else if (wt[g].mode == RowMode::copy)
+          merge_contiguous_row<RowMode::copy>(&m_output(t, h, 0), t, h, wt[g]);
+        else
+          merge_contiguous_row<RowMode::fill>(&m_output(t, h, 0), t, h, wt[g]);
+        if constexpr (has_output_lse)
+          lse_ref(m_output_lse, m_lse.output_tokens_heads(), t, h) =
+              static_cast<typename OutputLseView::non_const_value_type>(wt[g].lse);
+      }
+      return;
+    }
+#endif
+    (void)team;
+    (void)t;
+    (void)h0;
+    (void)n;
   }
 
   // LanePairs<K>: team thread r of team b takes slots [(b * team_size + r) * K, + K) (then strides
@@ -750,15 +851,16 @@ class MergeFunctor {
     std::int64_t first, count, arg;
     compute_type m, inv, fill, lse;
     compute_type w[cached];  // two states: both weights
-    compute_type* cache;     // weight_cache: the first cap weights, -1 when empty
-    compute_type* staged;    // weight_cache: the first cap LSEs (+inf read as -inf)
-    int cap;                 // weight_cache: the states cache and staged hold
+    compute_type* cache;     // staged_weights: the first cap weights, -1 when empty
+    compute_type* staged;    // staged_weights: the first cap LSEs (+inf read as -inf)
+    int cap;                 // staged_weights: the states cache and staged hold
   };
 
-  // N states: state i's LSE, staged in team scratch (the first wt.cap states) or loaded.
+  // N states: state i's LSE, staged (team scratch or a host run's stack: the first wt.cap states)
+  // or loaded.
   KOKKOS_INLINE_FUNCTION compute_type staged_lse(const Weights& wt, const std::int64_t i,
                                                  const std::int64_t t, const std::int64_t h) const {
-    if constexpr (weight_cache)
+    if constexpr (staged_weights)
       if (i < wt.cap) return wt.staged[i];
     return lse_of(wt.first + i, t, h);
   }
@@ -800,10 +902,10 @@ class MergeFunctor {
     const compute_type inf = infinity<compute_type>();
     bool nan = wt.count < 0;
     std::int64_t live = 0;
-    const int n = static_cast<int>(!weight_cache || wt.count < 0 ? 0
-                                   : wt.count < wt.cap           ? wt.count
-                                                                 : wt.cap);
-    if constexpr (weight_cache) {
+    const int n = static_cast<int>(!staged_weights || wt.count < 0 ? 0
+                                   : wt.count < wt.cap             ? wt.count
+                                                                   : wt.cap);
+    if constexpr (staged_weights) {
       // The first wt.cap LSEs into team scratch: their loads in flight together, and the
       // passes below read them from there (loading them state by state in each pass left the
       // thread waiting on every load: 22 % of the stall samples of bf16 S = 8 on the H200; staged:
@@ -853,7 +955,7 @@ class MergeFunctor {
       }
       wt.inv = compute_type(1) / (compute_type(1) + rest);
       wt.lse = wt.m + log1p_(rest);
-      if constexpr (weight_cache) {
+      if constexpr (staged_weights) {
         // From the staged LSEs (in place when staged and cache are the same slots: state i only
         // reads its own). Kokkos ends each vector loop with the lanes synchronised: the staged
         // values were all written before the passes read them, and the previous pair's row loop
@@ -968,7 +1070,8 @@ class MergeFunctor {
     // Every vector lane reads all LSEs before any lane writes (output_lse may be an input): the
     // lanes meet at the end of the vector loop below before the single write.
     Weights wt;
-    start_weights(wt, t, cache, weight_cache ? cache + m_cache_states : nullptr, m_cache_states);
+    start_weights(wt, t, cache, weight_cache ? cache + m_cache_states : nullptr,
+                  weight_cache ? m_cache_states : 0);
     if constexpr (fixed == 2)
       two_state_weights(wt, empty_as_minus_inf(preloaded[0]), empty_as_minus_inf(preloaded[1]));
     else
@@ -1083,7 +1186,7 @@ class MergeFunctor {
   // N states: state i's weight, from the GPU weight cache or computed; -1 when empty.
   KOKKOS_INLINE_FUNCTION compute_type weight(const Weights& wt, const std::int64_t i,
                                              const std::int64_t t, const std::int64_t h) const {
-    if constexpr (weight_cache)
+    if constexpr (staged_weights)
       if (i < wt.cap) return wt.cache[i];
     return weight_of(wt, i, t, h);
   }
