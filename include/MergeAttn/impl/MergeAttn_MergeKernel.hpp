@@ -502,7 +502,6 @@ class MergeFunctor {
 #if !defined(__CUDA_ARCH__)
     const std::int64_t span = host_span;
     const std::int64_t step = std::int64_t(team.league_size()) * team.team_size() * span;
-    const std::int64_t run_cap = host_run_pairs();
     for (std::int64_t begin =
              (std::int64_t(team.league_rank()) * team.team_size() + team.team_rank()) * span;
          begin < m_num_slots; begin += step) {
@@ -517,12 +516,7 @@ class MergeFunctor {
             lse[0] = m_states.template lse<compute_type>(0, t, h, m_lse.tokens_heads());
             lse[1] = m_states.template lse<compute_type>(1, t, h, m_lse.tokens_heads());
           }
-          const std::int64_t count = fixed > 0 ? fixed : m_states.count(t);
-          if (m_group_log2 == 0 && run_cap > 1 && count > host_run_min_states) {
-            n = end - q < m_num_heads - h ? end - q : m_num_heads - h;
-            if (n > run_cap) n = run_cap;
-            if (n > host_run_values / count) n = host_run_values / count;  // the weights' room
-          }
+          n = host_run_length(t, h, end - q);
           if (n > 1)
             host_state_run(team, t, h, static_cast<int>(n));
           else
@@ -568,13 +562,23 @@ class MergeFunctor {
   static constexpr int host_run_states = 4;
   static constexpr int host_run_values = 4096;  // the run's sums: 16 KB of floats
   static constexpr int host_run_max = 64;
-  /// The pairs one host run takes (1: one pair at a time).
-  KOKKOS_INLINE_FUNCTION int host_run_pairs() const {
+  /// The pairs a host run takes from pair (t, h), `left` slots left in the team thread's span (1:
+  /// one pair at a time): the rest of the token's heads, at most host_run_max, and room for their
+  /// sums (head size) and their weights (the token's states).
+  KOKKOS_INLINE_FUNCTION std::int64_t host_run_length(const std::int64_t t, const std::int64_t h,
+                                                      const std::int64_t left) const {
     if constexpr (host_space && fixed == 0 && UsePacks) {
-      if (m_head_size <= 0) return 1;
-      const int n = host_run_values / m_head_size;
-      return n < host_run_max ? n : host_run_max;
+      const std::int64_t count = m_states.count(t);
+      if (m_group_log2 != 0 || m_head_size <= 0 || count <= host_run_min_states) return 1;
+      std::int64_t n = left < m_num_heads - h ? left : m_num_heads - h;
+      if (n > host_run_max) n = host_run_max;
+      if (n > host_run_values / m_head_size) n = host_run_values / m_head_size;
+      if (n > host_run_values / count) n = host_run_values / count;
+      return n;
     }
+    (void)t;
+    (void)h;
+    (void)left;
     return 1;
   }
   KOKKOS_INLINE_FUNCTION void host_state_run(const member_type& team, const std::int64_t t,
