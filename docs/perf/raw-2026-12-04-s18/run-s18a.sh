@@ -1,5 +1,6 @@
 #!/bin/bash
-# Session 18, run a: validation of a6b5f23's CUDA build (perf/h200_validate.sh); main's bench
+# Session 18, run a (run in session 19): validation of 253c5c3's CUDA test binary (the clean-clone
+# CI build, stripped; its GPU code is 515f315's) through perf/h200_validate.sh; main's bench
 # (s18base) against co (the kernel's preferred shared-memory carveout set to what its resident
 # teams need, the rest of the SM's 256 KB left to L1) and l1co (co + every row prefetch asked of L1
 # instead of L2; MA_CARVEOUT=-1: the L1 prefetch with Kokkos' carveout, "l1"), the N-way sweep's
