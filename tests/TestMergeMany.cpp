@@ -637,8 +637,9 @@ TYPED_TEST(MergeMany, NWayLanePairsShapesGiveTheSameBits) {
 // 4096 / count and 4096 / head_size; cut at the team thread's span of 64 slots), each pair's
 // weights on the stack; a forced shape of two pairs per team thread merges one pair at a time.
 // Both give the same bits, here with runs of 64 heads and the rest, runs cut by the weights' room,
-// tokens too large for a run (over 2048 states, head size over 4096), NaN and empty states. GPU
-// backends run the same problems through their own forms (and a forced two-pairs shape).
+// tokens too large for a run (over 2048 and over 4096 states, head size over 4096), NaN and empty
+// states. GPU backends run the same problems through their own forms (and a forced two-pairs
+// shape).
 TYPED_TEST(MergeMany, NWayHeadRunsGiveTheSameBits) {
   using Shape = MergeAttn::Impl::LaunchShape;
   constexpr bool host_like =
@@ -651,6 +652,7 @@ TYPED_TEST(MergeMany, NWayHeadRunsGiveTheSameBits) {
                                    {5, 4, 3, 4104},  // head size over 4096: one pair at a time
                                    {700, 3, 8, 8},   // 4096 / 700 = 5 pairs a run
                                    {2100, 2, 3, 4},  // over 2048 states: one pair at a time
+                                   {4100, 2, 3, 4},  // over 4096: no room for one pair's weights
                                    {8, 3, 5, 40}};   // up to 8 states: one pair at a time
   for_each_value_type([&](auto v) {
     using T = decltype(v);

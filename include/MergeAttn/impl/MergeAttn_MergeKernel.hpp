@@ -574,7 +574,7 @@ class MergeFunctor {
       if (n > host_run_max) n = host_run_max;
       if (n > host_run_values / m_head_size) n = host_run_values / m_head_size;
       if (n > host_run_values / count) n = host_run_values / count;
-      return n;
+      return n > 1 ? n : 1;  // over host_run_values states: none fit, one pair at a time
     }
     (void)t;
     (void)h;
