@@ -14,7 +14,8 @@
 #             (the system's apt configuration is not touched). Skipped when SUPPLY_TARBALL is given
 #             or the tarball is already in the cache.
 #   verify    SHA-256 of trilinos_13.2.0.orig.tar.gz.
-#   extract   only packages/kokkos and packages/kokkos-kernels.
+#   extract   only packages/kokkos and packages/kokkos-kernels; the extracted sources are reused
+#             only under the patch set they were patched with (any other set extracts afresh).
 #   patch     each ../patches/*.patch, idempotently (skipped when already applied); a patch that
 #             neither applies nor is applied stops the supply.
 #   configure, build, install   Kokkos, then Kokkos Kernels, into SUPPLY_PREFIX.
@@ -188,10 +189,27 @@ endif()
 
 # ---------------------------------------------------------------------------------------------
 # extract (into the cache; reused by both configurations)
+# The sources are patched in place, so they are reused only under the patch set they were patched
+# with: a patch removed from ../patches (or changed) must not stay applied for a later build. The
+# set is recorded as the SHA-256 of its file names and contents; another set extracts afresh.
 set(_src "${SUPPLY_CACHE}/src/trilinos-${_trilinos_version}")
-if(EXISTS "${_src}/.extracted")
-  supply_say("extract: reusing ${_src}")
+set(_patch_set "")
+foreach(_p IN LISTS _patches)
+  get_filename_component(_pname "${_p}" NAME)
+  file(SHA256 "${_p}" _psha)
+  string(APPEND _patch_set "${_pname} ${_psha}\n")
+endforeach()
+string(SHA256 _patch_set_sha "${_patch_set}")
+set(_src_patch_set "none")
+if(EXISTS "${_src}/.patch-set")
+  file(READ "${_src}/.patch-set" _src_patch_set)
+endif()
+if(EXISTS "${_src}/.extracted" AND _src_patch_set STREQUAL _patch_set_sha)
+  supply_say("extract: reusing ${_src} (patch set ${_patch_set_sha})")
 else()
+  if(EXISTS "${_src}/.extracted")
+    supply_say("extract: ${_src} was patched with another patch set; extracting afresh")
+  endif()
   supply_say("extract: packages/kokkos and packages/kokkos-kernels into ${_src}")
   file(REMOVE_RECURSE "${_src}" "${_src}.part")
   file(MAKE_DIRECTORY "${_src}.part")
@@ -230,6 +248,7 @@ foreach(_p IN LISTS _patches)
   supply_run("patch ${_pname}" "${_src}/patch-${_pname}.log" "${_patch_exe}" -p0 -f -i "${_p}"
              WORKING_DIRECTORY "${_src}/kokkos")
 endforeach()
+file(WRITE "${_src}/.patch-set" "${_patch_set_sha}")
 
 # ---------------------------------------------------------------------------------------------
 # configure, build, install
