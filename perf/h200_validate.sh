@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Validate the CUDA build's test binary on an NVIDIA GPU; logs into $OUT (or ./validate-out).
-#   perf/h200_validate.sh <merge_attn_tests binary, or the same gzipped (.gz)>
+#   perf/h200_validate.sh <merge_attn_tests binary, or the same compressed: .gz or .xz>
 # Runs the whole test binary, then compute-sanitizer memcheck (N-way and mapping tests), racecheck
 # (N-way) and initcheck (the N-state LanePairs shapes, the state ring among them). Each log ends
 # with "exit code N (S s)"; the script prints every log's tail and exits non-zero when any step
@@ -8,14 +8,25 @@
 # Env: MEMCHECK_FILTER, RACECHECK_FILTER, INITCHECK_FILTER (gtest filters; defaults below),
 # SANITIZER_TIMEOUT (seconds per sanitizer run, default 200).
 set -uo pipefail
-bin=${1:?merge_attn_tests binary (or .gz)}
+bin=${1:?merge_attn_tests binary (or .gz / .xz)}
 out=${OUT:-./validate-out}
 mkdir -p "$out"
 here=$(cd "$(dirname "$0")/.." && pwd)
 export LD_LIBRARY_PATH=${LD_LIBRARY_PATH:-}:/usr/local/cuda/lib64:$here/.gpu-carry/lib
-if [[ $bin == *.gz ]]; then
+# A compressed binary is unpacked into a temporary folder (xz: about a quarter smaller than gzip for
+# the test binary, which matters under the run tool's 64 MiB carry; python3's lzma where the machine
+# has no xz).
+if [[ $bin == *.gz || $bin == *.xz ]]; then
   tmp=$(mktemp -d)
-  gunzip -c "$bin" > "$tmp/merge_attn_tests" && chmod +x "$tmp/merge_attn_tests"
+  if [[ $bin == *.gz ]]; then
+    gunzip -c "$bin" > "$tmp/merge_attn_tests"
+  elif command -v xz > /dev/null; then
+    xz -dc "$bin" > "$tmp/merge_attn_tests"
+  else
+    python3 -c 'import lzma, shutil, sys; shutil.copyfileobj(lzma.open(sys.argv[1]), sys.stdout.buffer)' \
+      "$bin" > "$tmp/merge_attn_tests"
+  fi || { echo "could not unpack $bin"; exit 2; }
+  chmod +x "$tmp/merge_attn_tests"
   bin=$tmp/merge_attn_tests
 fi
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv > "$out/gpu.txt"

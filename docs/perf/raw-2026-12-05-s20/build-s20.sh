@@ -14,7 +14,8 @@
 #   cevery   the same, the carveout set before every launch;
 #   TESTS=1: merge_attn_tests built with variant-patches/kokkos-3.4.01-team-carveout.patch.candidate
 #            in cmake/patches (its own Kokkos under a new cache key), as
-#            .gpu-carry/bin/merge_attn_tests-k4small.gz, for perf/h200_validate.sh.
+#            .gpu-carry/bin/merge_attn_tests-k4small.xz, for perf/h200_validate.sh (xz since session
+#            21: 15 MB against gzip's 21, room under the 64 MiB carry).
 set -euo pipefail
 root=$(pwd)
 V=$root/docs/perf/raw-2026-12-05-s19/variant-patches
@@ -33,8 +34,15 @@ build() {
      cmake --build build/cuda --target "$2" -j2 > ../build-$2.log 2>&1) ||
     { echo "build of $1 ($2) failed: see $W/$1/"; exit 1; }
 }
-# keep NAME PATH OUTNAME: strips and gzips a binary into .gpu-carry/bin.
-keep() { strip -o "$W/$1/stripped" "$2" && gzip -c "$W/$1/stripped" > ".gpu-carry/bin/$3.gz"; }
+# keep NAME PATH OUTNAME [xz]: strips and gzips (or xz-compresses) a binary into .gpu-carry/bin.
+keep() {
+  strip -o "$W/$1/stripped" "$2" || return 1
+  if [[ ${4:-gz} == xz ]]; then
+    rm -f ".gpu-carry/bin/$3.gz"; xz -6 -T2 -c "$W/$1/stripped" > ".gpu-carry/bin/$3.xz"
+  else
+    gzip -c "$W/$1/stripped" > ".gpu-carry/bin/$3.gz"
+  fi
+}
 
 tree base && build base merge_attn_bench && keep base "$W/base/src/build/cuda/perf/merge_attn_bench" bench-base
 kokkos=$(sed -n 's/^Kokkos_DIR:[A-Z]*=\(.*\)\/lib\/cmake\/Kokkos$/\1/p' "$W/base/src/build/cuda/CMakeCache.txt")
@@ -52,7 +60,7 @@ done
 if [[ ${TESTS:-0} == 1 ]]; then
   tree k4p
   cp "$V/kokkos-3.4.01-team-carveout.patch.candidate" "$W/k4p/src/cmake/patches/kokkos-3.4.01-team-carveout.patch"
-  build k4p merge_attn_tests && keep k4p "$W/k4p/src/build/cuda/tests/merge_attn_tests" merge_attn_tests-k4small
+  build k4p merge_attn_tests && keep k4p "$W/k4p/src/build/cuda/tests/merge_attn_tests" merge_attn_tests-k4small xz
 fi
 for lib in libbenchmark.so.1debian libgomp.so.1; do cp -L "/lib/x86_64-linux-gnu/$lib" .gpu-carry/lib/; done
 ls -la .gpu-carry/bin; du -sh .gpu-carry
