@@ -16,8 +16,8 @@
 #   verify    SHA-256 of trilinos_13.2.0.orig.tar.gz.
 #   extract   only packages/kokkos and packages/kokkos-kernels; the extracted sources are reused
 #             only under the patch set they were patched with (any other set extracts afresh).
-#   patch     each ../patches/*.patch, idempotently (skipped when already applied); a patch that
-#             neither applies nor is applied stops the supply.
+#   patch     each ../patches/*.patch, once, right after an extraction (reused sources carry the
+#             whole set already); a patch that does not apply stops the supply.
 #   configure, build, install   Kokkos, then Kokkos Kernels, into SUPPLY_PREFIX.
 # SUPPLY_PREFIX is complete only when its stamp file exists; a prefix without the stamp (an
 # interrupted earlier run) is removed and rebuilt. A file lock serialises concurrent supplies.
@@ -207,7 +207,9 @@ endif()
 if(EXISTS "${_src}/.extracted" AND _src_patch_set STREQUAL _patch_set_sha)
   supply_say("extract: reusing ${_src} (patch set ${_patch_set_sha})")
 else()
-  if(EXISTS "${_src}/.extracted")
+  if(EXISTS "${_src}/.extracted" AND _src_patch_set STREQUAL "none")
+    supply_say("extract: ${_src} was not completely patched (a failed patch step); extracting afresh")
+  elseif(EXISTS "${_src}/.extracted")
     supply_say("extract: ${_src} was patched with another patch set; extracting afresh")
   endif()
   supply_say("extract: packages/kokkos and packages/kokkos-kernels into ${_src}")
@@ -222,33 +224,28 @@ else()
   file(RENAME "${_src}.part/${_top}/packages" "${_src}")
   file(REMOVE_RECURSE "${_src}.part")
   file(TOUCH "${_src}/.extracted")
-endif()
 
-# ---------------------------------------------------------------------------------------------
-# patch (idempotent)
-find_program(_patch_exe patch)
-if(NOT _patch_exe)
-  supply_fail("the 'patch' program is needed to apply ${_patch_dir}/*.patch (apt-get install patch)")
+  # -------------------------------------------------------------------------------------------
+  # patch: the fresh sources, each patch once; the record is written after the last, so an
+  # interrupted patch step leaves none and the next run extracts again.
+  find_program(_patch_exe patch)
+  if(NOT _patch_exe)
+    supply_fail("the 'patch' program is needed to apply ${_patch_dir}/*.patch (apt-get install patch)")
+  endif()
+  foreach(_p IN LISTS _patches)
+    get_filename_component(_pname "${_p}" NAME)
+    execute_process(COMMAND "${_patch_exe}" -p0 -s -f --dry-run -i "${_p}"
+                    WORKING_DIRECTORY "${_src}/kokkos" RESULT_VARIABLE _fwd OUTPUT_VARIABLE _out
+                    ERROR_VARIABLE _err)
+    if(NOT _fwd STREQUAL "0")
+      supply_fail("patch ${_pname} does not apply to ${_src}/kokkos:\n${_out}${_err}")
+    endif()
+    supply_say("patch: applying ${_pname}")
+    supply_run("patch ${_pname}" "${_src}/patch-${_pname}.log" "${_patch_exe}" -p0 -f -i "${_p}"
+               WORKING_DIRECTORY "${_src}/kokkos")
+  endforeach()
+  file(WRITE "${_src}/.patch-set" "${_patch_set_sha}")
 endif()
-foreach(_p IN LISTS _patches)
-  get_filename_component(_pname "${_p}" NAME)
-  execute_process(COMMAND "${_patch_exe}" -p0 -R -s -f --dry-run -i "${_p}"
-                  WORKING_DIRECTORY "${_src}/kokkos" RESULT_VARIABLE _rev OUTPUT_QUIET ERROR_QUIET)
-  if(_rev STREQUAL "0")
-    supply_say("patch: ${_pname} already applied")
-    continue()
-  endif()
-  execute_process(COMMAND "${_patch_exe}" -p0 -s -f --dry-run -i "${_p}"
-                  WORKING_DIRECTORY "${_src}/kokkos" RESULT_VARIABLE _fwd OUTPUT_VARIABLE _out
-                  ERROR_VARIABLE _err)
-  if(NOT _fwd STREQUAL "0")
-    supply_fail("patch ${_pname} does not apply to ${_src}/kokkos:\n${_out}${_err}")
-  endif()
-  supply_say("patch: applying ${_pname}")
-  supply_run("patch ${_pname}" "${_src}/patch-${_pname}.log" "${_patch_exe}" -p0 -f -i "${_p}"
-             WORKING_DIRECTORY "${_src}/kokkos")
-endforeach()
-file(WRITE "${_src}/.patch-set" "${_patch_set_sha}")
 
 # ---------------------------------------------------------------------------------------------
 # configure, build, install
