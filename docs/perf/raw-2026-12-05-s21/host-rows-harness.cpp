@@ -1,13 +1,16 @@
 #include <omp.h>
+
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <vector>
-#include <cmath>
-#include <algorithm>
 // S states [S][P][D] float, out [P][D]; P pairs.
-static double now() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
+static double now() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
 int main(int argc, char** argv) {
   const long T = 16384, H = 32, D = 128, P = T * H;
   const int S = argc > 1 ? atoi(argv[1]) : 4;
@@ -21,7 +24,8 @@ int main(int argc, char** argv) {
   for (long i = 0; i < P * D; ++i) o[i] = 0;
 #pragma omp parallel for
   for (long i = 0; i < (S + 1) * P * D / 2; ++i) c[i] = 1, c2[i] = 0;
-  float w[64]; for (int i = 0; i < S; ++i) w[i] = 1.0f / S;
+  float w[64];
+  for (int i = 0; i < S; ++i) w[i] = 1.0f / S;
   auto pairwise = [&] {
 #pragma omp parallel for schedule(static, 64)
     for (long p = 0; p < P; ++p) {
@@ -55,9 +59,15 @@ int main(int argc, char** argv) {
     for (long p = 0; p < P; ++p) {
       const long t = p / H, h = p % H;
       float l[64], m = -1e30f;
-      for (int i = 0; i < S; ++i) { l[i] = lse[(i * H + h) * T + t]; m = l[i] > m ? l[i] : m; }
+      for (int i = 0; i < S; ++i) {
+        l[i] = lse[(i * H + h) * T + t];
+        m = l[i] > m ? l[i] : m;
+      }
       float sum = 0;
-      for (int i = 0; i < S; ++i) { l[i] = expf(l[i] - m); sum += l[i]; }
+      for (int i = 0; i < S; ++i) {
+        l[i] = expf(l[i] - m);
+        sum += l[i];
+      }
       const float inv = 1.0f / sum;
       float acc[128];
       for (int d = 0; d < D; ++d) acc[d] = 0;
@@ -77,9 +87,15 @@ int main(int argc, char** argv) {
         for (int i = 0; i < S; ++i)
           for (int hh = 0; hh < H; ++hh) __builtin_prefetch(&lse[(i * H + hh) * T + t + 16]);
       float l[64], m = -1e30f;
-      for (int i = 0; i < S; ++i) { l[i] = lse[(i * H + h) * T + t]; m = l[i] > m ? l[i] : m; }
+      for (int i = 0; i < S; ++i) {
+        l[i] = lse[(i * H + h) * T + t];
+        m = l[i] > m ? l[i] : m;
+      }
       float sum = 0;
-      for (int i = 0; i < S; ++i) { l[i] = expf(l[i] - m); sum += l[i]; }
+      for (int i = 0; i < S; ++i) {
+        l[i] = expf(l[i] - m);
+        sum += l[i];
+      }
       const float inv = 1.0f / sum;
       float acc[128];
       for (int d = 0; d < D; ++d) acc[d] = 0;
@@ -96,9 +112,15 @@ int main(int argc, char** argv) {
     for (long p = 0; p < P; ++p) {
       const long t = p / H, h = p % H;
       float l[64], m = -1e30f;
-      for (int i = 0; i < S; ++i) { l[i] = lse[(i * H + h) * T + t]; m = l[i] > m ? l[i] : m; }
+      for (int i = 0; i < S; ++i) {
+        l[i] = lse[(i * H + h) * T + t];
+        m = l[i] > m ? l[i] : m;
+      }
       float sum = 0;
-      for (int i = 0; i < S; ++i) { l[i] = (l[i] - m) + 1.0f; sum += l[i]; }
+      for (int i = 0; i < S; ++i) {
+        l[i] = (l[i] - m) + 1.0f;
+        sum += l[i];
+      }
       const float inv = 1.0f / sum;
       float acc[128];
       for (int d = 0; d < D; ++d) acc[d] = 0;
@@ -113,13 +135,18 @@ int main(int argc, char** argv) {
   auto copy = [&] {
     const long n = (S + 1) * P * D / 2;
 #pragma omp parallel for
-    for (long i = 0; i < n; i += 4096) memcpy(c2 + i, c + i, sizeof(float) * std::min(4096L, n - i));
+    for (long i = 0; i < n; i += 4096)
+      memcpy(c2 + i, c + i, sizeof(float) * std::min(4096L, n - i));
   };
   const double bytes = double(S + 1) * P * D * 4;
   auto time = [&](const char* name, auto f) {
     f();
     std::vector<double> t;
-    for (int k = 0; k < 7; ++k) { double a = now(); f(); t.push_back(now() - a); }
+    for (int k = 0; k < 7; ++k) {
+      double a = now();
+      f();
+      t.push_back(now() - a);
+    }
     std::sort(t.begin(), t.end());
     printf("S%d %-12s %8.2f ms %6.1f GB/s\n", S, name, t[3] * 1e3, bytes / t[3] * 1e-9);
   };

@@ -1,6 +1,7 @@
-// Session 21: in-process A/B of the host streamed rows (variant-patches/host-streamed-rows-direct.diff
-// applied): the same merge forced to regular and to streaming stores (LaunchShape::host_stores),
-// alternating calls, medians. Build against the variant tree's headers and the host Kokkos.
+// Session 21: in-process A/B of the host streamed rows
+// (variant-patches/host-streamed-rows-direct.diff applied): the same merge forced to regular and to
+// streaming stores (LaunchShape::host_stores), alternating calls, medians. Build against the
+// variant tree's headers and the host Kokkos.
 #include <Kokkos_Core.hpp>
 #include <MergeAttn.hpp>
 #include <algorithm>
@@ -34,8 +35,10 @@ void run(const char* name, long tokens, long heads, long d, int rounds) {
   std::sort(tr.begin(), tr.end());
   std::sort(ts.begin(), ts.end());
   const double mr = tr[tr.size() / 2], ms = ts[ts.size() / 2];
-  std::printf("%-5s %6ldx%ldx%-4ld regular %8.3f ms  streamed %8.3f ms  streamed/regular %.3f  (min %.3f / %.3f)\n",
-              name, tokens, heads, d, mr * 1e3, ms * 1e3, ms / mr, tr[0] * 1e3, ts[0] * 1e3);
+  std::printf(
+      "%-5s %6ldx%ldx%-4ld regular %8.3f ms  streamed %8.3f ms  streamed/regular %.3f  (min %.3f / "
+      "%.3f)\n",
+      name, tokens, heads, d, mr * 1e3, ms * 1e3, ms / mr, tr[0] * 1e3, ts[0] * 1e3);
 }
 
 int main(int argc, char** argv) {
