@@ -6,7 +6,8 @@
 #
 # No package registry reachable from the project's machines serves a Kokkos that builds with the
 # CUDA 13 toolkit, so the project supplies its own: Kokkos and Kokkos Kernels 3.4.01 from Debian
-# bookworm's `trilinos` 13.2.0 source package, with the compat patches in ../patches.
+# bookworm's `trilinos` 13.2.0 source package, with the patches in ../patches (CUDA 13 and Hopper
+# compat, and one for speed).
 #
 # Steps, each announced with a "[mergeattn-supply]" line:
 #   download  apt-get source --download-only trilinos, through a temporary deb-src list whose URI
