@@ -1,15 +1,18 @@
 #!/bin/bash
-# Session 22, one call on the H200 (about 450 s), carry [".gpu-carry"] (build-s22.sh's benches,
+# Session 22, one call on the H200 (about 550 s), carry [".gpu-carry"] (build-s22.sh's benches,
 # session 20's bench-k4small.gz, the CI proof's test binary merge_attn_tests-k4ns.xz):
 #   bash docs/perf/raw-2026-12-05-s22/run-s22.sh
 # k4ns (the carveout patch's rule: team kernels without team scratch) against base (Kokkos 3.4's
 # shared-memory preference for every team kernel) and k4small (session 19's broader rule):
-#   big    2-way grid entries of >= 2^17 pairs; pass 1 base, k4ns, k4small; pass 2 base, k4ns;
+#   big    2-way grid entries of >= 2^17 pairs, pass 1: base, k4ns, k4small;
 #   nway   the N-way sweep, 2 alternating passes of base, k4ns, k4small;
+#   big    pass 2: base, k4ns;
 #   small  the entries of 1-64 tokens (time / plain CUDA), base and k4ns, 1 pass;
 #   ncu    the shared memory configured for float 16384x32x576 (2-way) and N-way float S8
 #          4096x32x576, base and k4ns;
-# then perf/h200_validate.sh on the test binary into $OUT/validation-k4ns.
+# first perf/h200_validate.sh on the test binary into $OUT/validation-k4ns (its log's tail printed);
+# the results are packed into $OUT/s22.tgz after each step, so a call cut short keeps the steps run.
+OUT=$OUT/validation-k4ns bash perf/h200_validate.sh .gpu-carry/bin/merge_attn_tests-k4ns.xz 2>&1 | tail -25
 export LD_LIBRARY_PATH=$PWD/.gpu-carry/lib:$LD_LIBRARY_PATH
 B=/tmp/s22bin; mkdir -p $B
 for v in base k4ns k4small; do gunzip -c .gpu-carry/bin/bench-$v.gz > $B/bench-$v; chmod +x $B/bench-$v; done
@@ -23,7 +26,6 @@ big() {
   echo "big $1 pass $2 rc $? $(date +%T)"
 }
 for v in base k4ns k4small; do big $v 1; done; pack
-for v in base k4ns; do big $v 2; done; pack
 for pass in 1 2; do
   for v in base k4ns k4small; do
     timeout 60 $B/bench-$v --sweep --benchmark_filter='nway-sweep/.*/auto' \
@@ -31,6 +33,7 @@ for pass in 1 2; do
     echo "nway $v pass $pass rc $? $(date +%T)"
   done
 done; pack
+for v in base k4ns; do big $v 2; done; pack
 for v in base k4ns; do
   timeout 100 $B/bench-$v --grid=full --benchmark_filter='^merge/[a-z0-9]+/(1|16|64)x' \
     --benchmark_out=$W/e/small-$v-1.json --benchmark_out_format=json > $W/e/small-$v-1.log 2>&1
