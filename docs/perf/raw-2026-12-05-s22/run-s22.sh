@@ -10,12 +10,15 @@
 #   small  the entries of 1-64 tokens (time / plain CUDA), base and k4ns, 1 pass;
 #   ncu    the shared memory configured for float 16384x32x576 (2-way) and N-way float S8
 #          4096x32x576, base and k4ns;
-# first perf/h200_validate.sh on the test binary into $OUT/validation-k4ns (its log's tail printed);
+# first perf/h200_validate.sh on the test binary merge_attn_tests-$N.xz, where there is one, into
+# $OUT/validation-$N (its log's tail printed);
 # the results are packed into $OUT/s22.tgz after each step, so a call cut short keeps the steps run.
-OUT=$OUT/validation-k4ns bash perf/h200_validate.sh .gpu-carry/bin/merge_attn_tests-k4ns.xz 2>&1 | tail -25
+N=${NEW:-k4ns}  # the variant against base and k4small (NEW=main: a bench of main, next session)
+[[ -f .gpu-carry/bin/merge_attn_tests-$N.xz ]] &&
+  OUT=$OUT/validation-$N bash perf/h200_validate.sh .gpu-carry/bin/merge_attn_tests-$N.xz 2>&1 | tail -25
 export LD_LIBRARY_PATH=$PWD/.gpu-carry/lib:$LD_LIBRARY_PATH
 B=/tmp/s22bin; mkdir -p $B
-for v in base k4ns k4small; do gunzip -c .gpu-carry/bin/bench-$v.gz > $B/bench-$v; chmod +x $B/bench-$v; done
+for v in base $N k4small; do gunzip -c .gpu-carry/bin/bench-$v.gz > $B/bench-$v; chmod +x $B/bench-$v; done
 R=$OUT; W=/tmp/s22w; mkdir -p $W/e
 pack() { tar czf $R/s22.tgz -C $W gpu.txt e; }
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv > $W/gpu.txt
@@ -25,21 +28,21 @@ big() {
     --benchmark_out=$W/e/big-$1-$2.json --benchmark_out_format=json > $W/e/big-$1-$2.log 2>&1
   echo "big $1 pass $2 rc $? $(date +%T)"
 }
-for v in base k4ns k4small; do big $v 1; done; pack
+for v in base $N k4small; do big $v 1; done; pack
 for pass in 1 2; do
-  for v in base k4ns k4small; do
+  for v in base $N k4small; do
     timeout 60 $B/bench-$v --sweep --benchmark_filter='nway-sweep/.*/auto' \
       --benchmark_out=$W/e/nway-$v-$pass.json --benchmark_out_format=json > $W/e/nway-$v-$pass.log 2>&1
     echo "nway $v pass $pass rc $? $(date +%T)"
   done
 done; pack
-for v in base k4ns; do big $v 2; done; pack
-for v in base k4ns; do
+for v in base $N; do big $v 2; done; pack
+for v in base $N; do
   timeout 100 $B/bench-$v --grid=full --benchmark_filter='^merge/[a-z0-9]+/(1|16|64)x' \
     --benchmark_out=$W/e/small-$v-1.json --benchmark_out_format=json > $W/e/small-$v-1.log 2>&1
   echo "small $v rc $? $(date +%T)"
 done; pack
-for v in base k4ns; do
+for v in base $N; do
   timeout 40 ncu --clock-control none --kernel-name-base demangled -k regex:MergeFunctor \
     --launch-skip 3 --launch-count 1 --section LaunchStats $B/bench-$v --grid=full \
     --benchmark_filter='^merge/float/16384x32x576/' > $W/e/ncu-2way-$v.txt 2>&1
