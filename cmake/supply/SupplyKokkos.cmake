@@ -32,35 +32,29 @@ set(_tarball_sha256 "0ddb47784ba7b8a6b9a07a4822b33be508feb4ccd54301b2a5d10c9e545
 set(_top "Trilinos-trilinos-release-13-2-0")
 set(_stamp_name ".mergeattn-supply-complete")
 
-# A message may be given in several quoted parts; they are joined as given. Each part is read as
-# ARGV<i> in the function itself, so semicolons in a part (a tool's output) stay.
-function(supply_say)
+# supply_message(STATUS|FATAL_ERROR part...): one "[mergeattn-supply]" line (FATAL_ERROR: an error,
+# which stops the supply). A message may be given in several quoted parts; they are joined as
+# given. Each part is read as ARGV<i> here, so semicolons in a part (a tool's output) stay.
+function(supply_message mode)
   set(_msg "")
-  foreach(_i RANGE ${ARGC})
+  foreach(_i RANGE 1 ${ARGC})
     if(_i LESS ARGC)
       string(APPEND _msg "${ARGV${_i}}")
     endif()
   endforeach()
-  message(STATUS "[mergeattn-supply] ${_msg}")
-endfunction()
-
-function(supply_fail)
-  set(_msg "")
-  foreach(_i RANGE ${ARGC})
-    if(_i LESS ARGC)
-      string(APPEND _msg "${ARGV${_i}}")
-    endif()
-  endforeach()
-  message(FATAL_ERROR "[mergeattn-supply] ERROR: ${_msg}")
+  if(mode STREQUAL "FATAL_ERROR")
+    string(PREPEND _msg "ERROR: ")
+  endif()
+  message(${mode} "[mergeattn-supply] ${_msg}")
 endfunction()
 
 foreach(_var SUPPLY_CONFIG SUPPLY_PREFIX SUPPLY_CACHE)
   if(NOT DEFINED ${_var} OR "${${_var}}" STREQUAL "")
-    supply_fail("${_var} is not set (see the header of ${CMAKE_CURRENT_LIST_FILE})")
+    supply_message(FATAL_ERROR "${_var} is not set (see the header of ${CMAKE_CURRENT_LIST_FILE})")
   endif()
 endforeach()
 if(NOT SUPPLY_CONFIG MATCHES "^(host|cuda)$")
-  supply_fail("SUPPLY_CONFIG must be 'host' or 'cuda', got '${SUPPLY_CONFIG}'")
+  supply_message(FATAL_ERROR "SUPPLY_CONFIG must be 'host' or 'cuda', got '${SUPPLY_CONFIG}'")
 endif()
 if(NOT SUPPLY_JOBS)
   cmake_host_system_information(RESULT SUPPLY_JOBS QUERY NUMBER_OF_LOGICAL_CORES)
@@ -73,15 +67,15 @@ list(SORT _patches)
 file(MAKE_DIRECTORY "${SUPPLY_CACHE}")
 file(LOCK "${SUPPLY_CACHE}/supply.lock" GUARD PROCESS TIMEOUT 7200 RESULT_VARIABLE _lock_result)
 if(NOT _lock_result STREQUAL "0")
-  supply_fail("could not lock ${SUPPLY_CACHE}/supply.lock: ${_lock_result}")
+  supply_message(FATAL_ERROR "could not lock ${SUPPLY_CACHE}/supply.lock: ${_lock_result}")
 endif()
 
 if(EXISTS "${SUPPLY_PREFIX}/${_stamp_name}")
-  supply_say("reusing ${SUPPLY_PREFIX}")
+  supply_message(STATUS "reusing ${SUPPLY_PREFIX}")
   return()
 endif()
 if(EXISTS "${SUPPLY_PREFIX}")
-  supply_say("removing incomplete install ${SUPPLY_PREFIX} (no completion stamp)")
+  supply_message(STATUS "removing incomplete install ${SUPPLY_PREFIX} (no completion stamp)")
   file(REMOVE_RECURSE "${SUPPLY_PREFIX}")
 endif()
 
@@ -97,7 +91,8 @@ function(supply_run step logfile)
       math(EXPR _from "${_len} - 4000")
       string(SUBSTRING "${_out}" ${_from} -1 _out)
     endif()
-    supply_fail("${step} failed (exit ${_rc}); logs: ${logfile}{,.err}\n${_out}\n${_err}")
+    supply_message(FATAL_ERROR "${step} failed (exit ${_rc}); logs: ${logfile}{,.err}\n"
+                               "${_out}\n${_err}")
   endif()
 endfunction()
 
@@ -106,16 +101,17 @@ endfunction()
 set(_downloads "${SUPPLY_CACHE}/downloads")
 set(_tarball "${_downloads}/${_tarball_name}")
 if(SUPPLY_TARBALL)
-  supply_say("download: using given tarball ${SUPPLY_TARBALL}")
+  supply_message(STATUS "download: using given tarball ${SUPPLY_TARBALL}")
   set(_tarball "${SUPPLY_TARBALL}")
 elseif(EXISTS "${_tarball}")
-  supply_say("download: reusing ${_tarball}")
+  supply_message(STATUS "download: reusing ${_tarball}")
 else()
   find_program(_apt_get apt-get)
   if(NOT _apt_get)
-    supply_fail("apt-get not found: cannot fetch Debian's trilinos ${_trilinos_version} source. "
-                "Download ${_tarball_name} yourself and pass -DMERGEATTN_TRILINOS_TARBALL=<file>, "
-                "or pass Kokkos_ROOT/KokkosKernels_ROOT of your own install.")
+    supply_message(FATAL_ERROR "apt-get not found: cannot fetch Debian's trilinos "
+                               "${_trilinos_version} source. Download ${_tarball_name} yourself "
+                               "and pass -DMERGEATTN_TRILINOS_TARBALL=<file>, or pass "
+                               "Kokkos_ROOT/KokkosKernels_ROOT of your own install.")
   endif()
   # The URI (and keyring) of the machine's own bookworm main repository.
   set(_uri "")
@@ -151,9 +147,10 @@ else()
     endforeach()
   endif()
   if(NOT _uri)
-    supply_fail("no apt source for Debian bookworm main found in /etc/apt/sources.list.d/*.sources "
-                "or /etc/apt/sources.list. Pass -DMERGEATTN_TRILINOS_TARBALL=<${_tarball_name}> "
-                "or Kokkos_ROOT/KokkosKernels_ROOT of your own install.")
+    supply_message(FATAL_ERROR "no apt source for Debian bookworm main found in "
+                               "/etc/apt/sources.list.d/*.sources or /etc/apt/sources.list. Pass "
+                               "-DMERGEATTN_TRILINOS_TARBALL=<${_tarball_name}> or "
+                               "Kokkos_ROOT/KokkosKernels_ROOT of your own install.")
   endif()
   string(RANDOM LENGTH 8 _rnd)
   set(_apt "${SUPPLY_CACHE}/apt-${_rnd}")
@@ -166,21 +163,22 @@ else()
   set(_apt_args -o "Dir::Etc::sourcelist=${_apt}/sources.list" -o "Dir::Etc::sourceparts=-"
                 -o "Dir::State::Lists=${_apt}/lists" -o "Dir::Cache::archives=${_apt}/archives"
                 -o "Debug::NoLocking=1" -o "APT::Sandbox::User=root" -q)
-  supply_say("download: apt-get update (temporary deb-src list for bookworm main)")
+  supply_message(STATUS "download: apt-get update (temporary deb-src list for bookworm main)")
   execute_process(COMMAND "${_apt_get}" ${_apt_args} update RESULT_VARIABLE _rc
                   OUTPUT_VARIABLE _out ERROR_VARIABLE _err TIMEOUT 600)
   if(NOT _rc STREQUAL "0" OR _err MATCHES "(^|\n)(E:|Err:)")
     file(REMOVE_RECURSE "${_apt}")
-    supply_fail("apt-get update for the temporary deb-src list failed (${_rc}):\n${_out}\n${_err}")
+    supply_message(FATAL_ERROR "apt-get update for the temporary deb-src list failed (${_rc}):\n"
+                               "${_out}\n${_err}")
   endif()
-  supply_say("download: apt-get source --download-only trilinos (about 166 MB)")
+  supply_message(STATUS "download: apt-get source --download-only trilinos (about 166 MB)")
   execute_process(COMMAND "${_apt_get}" ${_apt_args} source --download-only trilinos
                   WORKING_DIRECTORY "${_apt}/get" RESULT_VARIABLE _rc OUTPUT_VARIABLE _out
                   ERROR_VARIABLE _err TIMEOUT 1800)
   if(NOT _rc STREQUAL "0" OR NOT EXISTS "${_apt}/get/${_tarball_name}")
     file(REMOVE_RECURSE "${_apt}")
-    supply_fail("apt-get source --download-only trilinos failed (${_rc}) or gave no "
-                "${_tarball_name}:\n${_out}\n${_err}")
+    supply_message(FATAL_ERROR "apt-get source --download-only trilinos failed (${_rc}) or gave no "
+                               "${_tarball_name}:\n${_out}\n${_err}")
   endif()
   file(MAKE_DIRECTORY "${_downloads}")
   file(RENAME "${_apt}/get/${_tarball_name}" "${_tarball}.part")
@@ -190,16 +188,18 @@ endif()
 
 # ---------------------------------------------------------------------------------------------
 # verify
-supply_say("verify: SHA-256 of ${_tarball}")
+supply_message(STATUS "verify: SHA-256 of ${_tarball}")
 if(NOT EXISTS "${_tarball}")
-  supply_fail("${_tarball} does not exist")
+  supply_message(FATAL_ERROR "${_tarball} does not exist")
 endif()
 file(SHA256 "${_tarball}" _sha)
 if(NOT _sha STREQUAL _tarball_sha256)
   if(NOT SUPPLY_TARBALL)
     file(REMOVE "${_tarball}")
   endif()
-  supply_fail("checksum mismatch for ${_tarball}: got ${_sha}, expected ${_tarball_sha256}. The cached copy was removed; the next configure downloads again.")
+  supply_message(FATAL_ERROR "checksum mismatch for ${_tarball}: got ${_sha}, expected "
+                             "${_tarball_sha256}. The cached copy was removed; the next configure "
+                             "downloads again.")
 endif()
 
 # ---------------------------------------------------------------------------------------------
@@ -220,22 +220,24 @@ if(EXISTS "${_src}/.patch-set")
   file(READ "${_src}/.patch-set" _src_patch_set)
 endif()
 if(EXISTS "${_src}/.extracted" AND _src_patch_set STREQUAL _patch_set_sha)
-  supply_say("extract: reusing ${_src} (patch set ${_patch_set_sha})")
+  supply_message(STATUS "extract: reusing ${_src} (patch set ${_patch_set_sha})")
 else()
   if(EXISTS "${_src}/.extracted" AND _src_patch_set STREQUAL "none")
-    supply_say("extract: ${_src} has no record of a completed patch step (interrupted, failed, or "
-               "extracted by an older supply); extracting afresh")
+    supply_message(STATUS "extract: ${_src} has no record of a completed patch step "
+                          "(interrupted, failed, or extracted by an older supply); extracting "
+                          "afresh")
   elseif(EXISTS "${_src}/.extracted")
-    supply_say("extract: ${_src} was patched with another patch set; extracting afresh")
+    supply_message(STATUS "extract: ${_src} was patched with another patch set; extracting afresh")
   endif()
-  supply_say("extract: packages/kokkos and packages/kokkos-kernels into ${_src}")
+  supply_message(STATUS "extract: packages/kokkos and packages/kokkos-kernels into ${_src}")
   file(REMOVE_RECURSE "${_src}" "${_src}.part")
   file(MAKE_DIRECTORY "${_src}.part")
   file(ARCHIVE_EXTRACT INPUT "${_tarball}" DESTINATION "${_src}.part"
        PATTERNS "${_top}/packages/kokkos/*" "${_top}/packages/kokkos-kernels/*")
   if(NOT EXISTS "${_src}.part/${_top}/packages/kokkos/CMakeLists.txt"
      OR NOT EXISTS "${_src}.part/${_top}/packages/kokkos-kernels/CMakeLists.txt")
-    supply_fail("extraction of ${_tarball} did not produce packages/kokkos and kokkos-kernels")
+    supply_message(FATAL_ERROR "extraction of ${_tarball} did not produce packages/kokkos and "
+                               "kokkos-kernels")
   endif()
   file(RENAME "${_src}.part/${_top}/packages" "${_src}")
   file(REMOVE_RECURSE "${_src}.part")
@@ -246,7 +248,8 @@ else()
   # interrupted patch step leaves none and the next run extracts again.
   find_program(_patch_exe patch)
   if(NOT _patch_exe)
-    supply_fail("the 'patch' program is needed to apply ${_patch_dir}/*.patch (apt-get install patch)")
+    supply_message(FATAL_ERROR "the 'patch' program is needed to apply ${_patch_dir}/*.patch "
+                               "(apt-get install patch)")
   endif()
   foreach(_p IN LISTS _patches)
     get_filename_component(_pname "${_p}" NAME)
@@ -254,9 +257,10 @@ else()
                     WORKING_DIRECTORY "${_src}/kokkos" RESULT_VARIABLE _fwd OUTPUT_VARIABLE _out
                     ERROR_VARIABLE _err)
     if(NOT _fwd STREQUAL "0")
-      supply_fail("patch ${_pname} does not apply to ${_src}/kokkos:\n${_out}${_err}")
+      supply_message(FATAL_ERROR "patch ${_pname} does not apply to ${_src}/kokkos:\n"
+                                 "${_out}${_err}")
     endif()
-    supply_say("patch: applying ${_pname}")
+    supply_message(STATUS "patch: applying ${_pname}")
     supply_run("patch ${_pname}" "${_src}/patch-${_pname}.log" "${_patch_exe}" -p0 -f -i "${_p}"
                WORKING_DIRECTORY "${_src}/kokkos")
   endforeach()
@@ -272,20 +276,21 @@ set(_kokkos_args -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_STANDARD=17 -DCMAKE_CXX_
 if(SUPPLY_CONFIG STREQUAL "cuda")
   find_program(_nvcc nvcc HINTS "$ENV{CUDA_ROOT}/bin" "$ENV{CUDA_HOME}/bin" /usr/local/cuda/bin)
   if(NOT _nvcc)
-    supply_fail("nvcc not found (PATH, CUDA_ROOT, CUDA_HOME, /usr/local/cuda/bin): the 'cuda' "
-                "configuration needs the CUDA toolkit (13.x). Use the 'host' preset without it.")
+    supply_message(FATAL_ERROR "nvcc not found (PATH, CUDA_ROOT, CUDA_HOME, /usr/local/cuda/bin): "
+                               "the 'cuda' configuration needs the CUDA toolkit (13.x). Use the "
+                               "'host' preset without it.")
   endif()
   get_filename_component(_cuda_root "${_nvcc}" DIRECTORY)
   get_filename_component(_cuda_root "${_cuda_root}" DIRECTORY)
   set(ENV{CUDA_ROOT} "${_cuda_root}")
-  supply_say("configure: CUDA toolkit at ${_cuda_root}")
+  supply_message(STATUS "configure: CUDA toolkit at ${_cuda_root}")
   list(APPEND _kokkos_args -DCMAKE_CXX_COMPILER=${_src}/kokkos/bin/nvcc_wrapper
        -DCMAKE_CXX_FLAGS=-arch=sm_90 -DKokkos_ENABLE_CUDA=ON -DKokkos_ENABLE_CUDA_LAMBDA=ON
        -DKokkos_ENABLE_CUDA_CONSTEXPR=ON -DKokkos_ARCH_HOPPER90=ON)
 else()
   find_program(_gxx NAMES g++ c++)
   if(NOT _gxx)
-    supply_fail("no C++ compiler (g++) found for the 'host' configuration")
+    supply_message(FATAL_ERROR "no C++ compiler (g++) found for the 'host' configuration")
   endif()
   list(APPEND _kokkos_args -DCMAKE_CXX_COMPILER=${_gxx})
 endif()
@@ -294,14 +299,15 @@ set(_build "${SUPPLY_CACHE}/build/${SUPPLY_CONFIG}")
 file(REMOVE_RECURSE "${_build}")
 file(MAKE_DIRECTORY "${_build}")
 
-supply_say("configure: Kokkos ${_kokkos_version} (${SUPPLY_CONFIG}) -> ${SUPPLY_PREFIX}")
+supply_message(STATUS "configure: Kokkos ${_kokkos_version} (${SUPPLY_CONFIG}) -> ${SUPPLY_PREFIX}")
 supply_run("configure Kokkos" "${_build}/kokkos-configure.log" "${CMAKE_COMMAND}"
            -S "${_src}/kokkos" -B "${_build}/kokkos" "-DCMAKE_INSTALL_PREFIX=${SUPPLY_PREFIX}"
            ${_kokkos_args})
-supply_say("build: Kokkos with ${SUPPLY_JOBS} jobs (host: ~20 s, cuda: ~5 min on 2 cores)")
+supply_message(STATUS "build: Kokkos with ${SUPPLY_JOBS} jobs (host: ~20 s, cuda: ~5 min on 2 "
+                      "cores)")
 supply_run("build Kokkos" "${_build}/kokkos-build.log" "${CMAKE_COMMAND}" --build
            "${_build}/kokkos" --parallel ${SUPPLY_JOBS})
-supply_say("install: Kokkos")
+supply_message(STATUS "install: Kokkos")
 supply_run("install Kokkos" "${_build}/kokkos-install.log" "${CMAKE_COMMAND}" --install
            "${_build}/kokkos")
 
@@ -321,14 +327,14 @@ if(SUPPLY_CONFIG STREQUAL "cuda")
 else()
   list(APPEND _kk_args -DCMAKE_CXX_COMPILER=${_gxx})
 endif()
-supply_say("configure: Kokkos Kernels ${_kokkos_version}")
+supply_message(STATUS "configure: Kokkos Kernels ${_kokkos_version}")
 supply_run("configure Kokkos Kernels" "${_build}/kokkoskernels-configure.log" "${CMAKE_COMMAND}"
            -S "${_src}/kokkos-kernels" -B "${_build}/kokkos-kernels"
            "-DCMAKE_INSTALL_PREFIX=${SUPPLY_PREFIX}" ${_kk_args})
-supply_say("build: Kokkos Kernels")
+supply_message(STATUS "build: Kokkos Kernels")
 supply_run("build Kokkos Kernels" "${_build}/kokkoskernels-build.log" "${CMAKE_COMMAND}" --build
            "${_build}/kokkos-kernels" --parallel ${SUPPLY_JOBS})
-supply_say("install: Kokkos Kernels")
+supply_message(STATUS "install: Kokkos Kernels")
 supply_run("install Kokkos Kernels" "${_build}/kokkoskernels-install.log" "${CMAKE_COMMAND}"
            --install "${_build}/kokkos-kernels")
 
@@ -351,4 +357,4 @@ string(TIMESTAMP _now UTC)
 file(WRITE "${SUPPLY_PREFIX}/${_stamp_name}"
      "Kokkos and Kokkos Kernels ${_kokkos_version} (${SUPPLY_CONFIG}), Debian trilinos "
      "${_trilinos_version}, patched, installed ${_now}\n")
-supply_say("done: ${SUPPLY_PREFIX}")
+supply_message(STATUS "done: ${SUPPLY_PREFIX}")
