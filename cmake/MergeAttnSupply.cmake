@@ -24,6 +24,24 @@ else()
 endif()
 set(MERGEATTN_DEPS_CACHE "${_mergeattn_default_cache}" CACHE PATH "Where the Kokkos supply keeps its download, sources and install prefixes (env MERGEATTN_DEPS_CACHE overrides the default)")
 
+# A Kokkos_DIR or KokkosKernels_DIR inside the supply's cache is where an earlier configure's
+# find_package found a supplied prefix, not a Kokkos the user gave: it is forgotten, so that the
+# supply runs again and its key (the patches, the supply script) picks the prefix. Kept, it would
+# make a build directory configured before a patch changed go on with the old prefix.
+if(MERGEATTN_SUPPLY_KOKKOS AND NOT TARGET Kokkos::kokkos)
+  get_filename_component(_mergeattn_real_cache "${MERGEATTN_DEPS_CACHE}" REALPATH)
+  foreach(_v Kokkos_DIR KokkosKernels_DIR)
+    foreach(_c IN ITEMS "${MERGEATTN_DEPS_CACHE}" "${_mergeattn_real_cache}")
+      string(FIND "$CACHE{${_v}}" "${_c}/kokkos-3.4.01-" _at)
+      if(DEFINED CACHE{${_v}} AND _at EQUAL 0)
+        message(STATUS "MergeAttn: ${_v} (${${_v}}) is an earlier supply's; the supply decides again")
+        unset(${_v} CACHE)
+        break()
+      endif()
+    endforeach()
+  endforeach()
+endif()
+
 set(_mergeattn_have_kokkos OFF)
 if(TARGET Kokkos::kokkos)
   message(STATUS "MergeAttn: using the parent project's Kokkos::kokkos")
@@ -66,7 +84,9 @@ if(NOT _mergeattn_have_kokkos AND MERGEATTN_SUPPLY_KOKKOS)
     set(_mergeattn_wrapper "${MERGEATTN_DEPS_PREFIX}/bin/nvcc_wrapper_sm90")
     if(CMAKE_CXX_COMPILER AND NOT CMAKE_CXX_COMPILER STREQUAL _mergeattn_wrapper)
       message(FATAL_ERROR "MergeAttn: the supplied CUDA Kokkos needs CMAKE_CXX_COMPILER=${_mergeattn_wrapper}, "
-                          "but it is ${CMAKE_CXX_COMPILER}. Configure a fresh build directory.")
+                          "but it is ${CMAKE_CXX_COMPILER} (where that is an earlier supply's nvcc_wrapper, "
+                          "the patches or the supply script changed since this directory was configured). "
+                          "Configure a fresh build directory.")
     endif()
     set(CMAKE_CXX_COMPILER "${_mergeattn_wrapper}" CACHE FILEPATH "C++ compiler (Kokkos' nvcc_wrapper for sm_90)" FORCE)
   endif()
