@@ -14,8 +14,10 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
-#include <iostream>
+#include <fstream>
 #include <optional>
+#include <sstream>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
@@ -541,6 +543,58 @@ void register_launch() {
 #endif
 }
 
+#ifndef MERGEATTN_BENCH_BUILD_TYPE
+#define MERGEATTN_BENCH_BUILD_TYPE ""  // perf/CMakeLists.txt defines it
+#endif
+
+// The NVIDIA driver's version as /proc/driver/nvidia/version names it (its first dotted number,
+// e.g. 580.159.04), or why it is not known.
+[[maybe_unused]] std::string nvidia_driver_version() {
+  std::ifstream f("/proc/driver/nvidia/version");
+  std::string line;
+  if (!f || !std::getline(f, line)) return "unknown (no /proc/driver/nvidia/version)";
+  std::istringstream words(line);
+  for (std::string w; words >> w;)
+    if (w.find('.') != std::string::npos && w.find_first_not_of("0123456789.") == std::string::npos)
+      return w;
+  return "unknown (" + line + ")";
+}
+
+// The run's context, in the JSON and in Google Benchmark's console header: what ran where, so that
+// a committed result names its machine (on CUDA the GPU, its driver and the CUDA versions).
+void add_run_context(const std::string& grid_name) {
+  const auto add = [](const char* key, const std::string& value) {
+    benchmark::AddCustomContext(key, value);
+  };
+  add("mergeattn_execution_space", Exec::name());
+  add("mergeattn_concurrency", std::to_string(Exec().concurrency()));
+  add("mergeattn_hardware_threads", std::to_string(std::thread::hardware_concurrency()));
+  add("mergeattn_grid", grid_name);
+  add("mergeattn_build_type",
+      MERGEATTN_BENCH_BUILD_TYPE[0] ? MERGEATTN_BENCH_BUILD_TYPE : "(none)");
+  add("kokkos_version", std::to_string(KOKKOS_VERSION / 10000) + "." +
+                            std::to_string(KOKKOS_VERSION / 100 % 100) + "." +
+                            std::to_string(KOKKOS_VERSION % 100));
+#if defined(KOKKOS_ENABLE_CUDA)
+  const auto version = [](int v) {
+    return std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10);
+  };
+  int device = 0, runtime = 0, driver_api = 0;
+  cudaDeviceProp prop{};
+  if (cudaGetDevice(&device) != cudaSuccess ||
+      cudaGetDeviceProperties(&prop, device) != cudaSuccess ||
+      cudaRuntimeGetVersion(&runtime) != cudaSuccess ||
+      cudaDriverGetVersion(&driver_api) != cudaSuccess)
+    throw std::runtime_error("merge_attn_bench: could not query the CUDA device");
+  add("gpu", prop.name);
+  add("gpu_multiprocessors", std::to_string(prop.multiProcessorCount));
+  add("gpu_memory_gib", std::to_string(prop.totalGlobalMem >> 30));
+  add("nvidia_driver", nvidia_driver_version());
+  add("cuda_driver_api", version(driver_api));
+  add("cuda_runtime", version(runtime));
+#endif
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -558,9 +612,7 @@ int main(int argc, char** argv) {
   int n = static_cast<int>(args.size());
   Kokkos::ScopeGuard kokkos(n, args.data());
   benchmark::Initialize(&n, args.data());
-  std::cout << "MergeAttn benchmark: execution space " << Exec::name() << ", concurrency "
-            << Exec().concurrency() << ", hardware threads " << std::thread::hardware_concurrency()
-            << ", grid '" << grid_name << "'\n";
+  add_run_context(grid_name);
   const auto g = grid(grid_name);
   register_type<float>(g);
   register_type<MergeAttn::half_t>(g);

@@ -37,7 +37,26 @@ def table(context, rows):
     return "\n".join(out) + "\n"
 
 
-def plot(rows, png):
+def describe(context):
+    """The run's header lines: date and host, and what the bench recorded of the device it ran on
+    (execution space, GPU, driver and CUDA versions; older JSON files have none of it)."""
+    lines = ["Run %s on %s (%s CPUs listed by Google Benchmark)." % (
+        context.get("date"), context.get("host_name"), context.get("num_cpus"))]
+    if "mergeattn_execution_space" in context:
+        lines.append("Execution space %s (concurrency %s), Kokkos %s, build type %s, grid '%s'." % (
+            context["mergeattn_execution_space"], context.get("mergeattn_concurrency"),
+            context.get("kokkos_version"), context.get("mergeattn_build_type"),
+            context.get("mergeattn_grid")))
+    if "gpu" in context:
+        lines.append("GPU %s (%s multiprocessors, %s GiB), NVIDIA driver %s, CUDA driver API %s, "
+                     "CUDA runtime %s." % (
+                         context["gpu"], context.get("gpu_multiprocessors"),
+                         context.get("gpu_memory_gib"), context.get("nvidia_driver"),
+                         context.get("cuda_driver_api"), context.get("cuda_runtime")))
+    return lines
+
+
+def plot(context, rows, png):
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -56,6 +75,8 @@ def plot(rows, png):
         ax.grid(True, which="both", alpha=0.3)
     axes[0].set_ylabel("GB/s (bytes read + written / median time)")
     axes[0].legend(loc="upper left")
+    where = context.get("gpu") or context.get("mergeattn_execution_space") or context.get("host_name")
+    fig.suptitle("merge_attn_states on %s, %s" % (where, context.get("date")))
     fig.tight_layout()
     fig.savefig(png, dpi=110)
 
@@ -64,11 +85,10 @@ def main():
     context, rows = load(sys.argv[1])
     prefix = sys.argv[2]
     with open(prefix + ".md", "w") as f:
-        f.write("Run %s on %s (%s CPUs listed by Google Benchmark).\n\n" % (
-            context.get("date"), context.get("host_name"), context.get("num_cpus")))
+        f.write("\n\n".join(describe(context)) + "\n\n")
         f.write(table(context, rows))
     try:
-        plot(rows, prefix + ".png")
+        plot(context, rows, prefix + ".png")
     except ImportError:
         print("matplotlib missing: wrote only " + prefix + ".md")
 
