@@ -1,7 +1,7 @@
 #!/bin/bash
 # Session 23, call 2 (carry [".gpu-carry"]: bench-base.gz, built from the tree before the carveout
-# patch, and bench-main.gz, the CUDA build of 45abf47's clean-clone CI proof: main's GPU code and
-# patch set):
+# patch, and bench-main.gz, the CUDA build of 77908c3 in a fresh build directory: main's GPU code
+# and patch set, and the bench's run context, GPU and driver included, in its JSON):
 #   bash docs/perf/raw-2026-12-05-s23/run-s23.sh
 # On an H200: the 2-way entries of >= 2^17 pairs and the N-way sweep, base and main, 2 alternating
 # passes each (the landed carveout rule against Kokkos 3.4's preference), then main's whole grid
