@@ -23,6 +23,8 @@ else()
   set(_mergeattn_default_cache "$ENV{HOME}/.cache/mergeattn")
 endif()
 set(MERGEATTN_DEPS_CACHE "${_mergeattn_default_cache}" CACHE PATH "Where the Kokkos supply keeps its download, sources and install prefixes (env MERGEATTN_DEPS_CACHE overrides the default)")
+# Every supplied prefix is <cache>/<stem><backend>-<key>.
+set(_mergeattn_prefix_stem "kokkos-3.4.01-")
 
 # A Kokkos_DIR or KokkosKernels_DIR inside the supply's cache is where an earlier configure's
 # find_package found a supplied prefix, not a Kokkos the user gave: it is forgotten, so that the
@@ -32,8 +34,8 @@ if(MERGEATTN_SUPPLY_KOKKOS AND NOT TARGET Kokkos::kokkos)
   get_filename_component(_mergeattn_real_cache "${MERGEATTN_DEPS_CACHE}" REALPATH)
   foreach(_v Kokkos_DIR KokkosKernels_DIR)
     foreach(_c IN ITEMS "${MERGEATTN_DEPS_CACHE}" "${_mergeattn_real_cache}")
-      string(FIND "$CACHE{${_v}}" "${_c}/kokkos-3.4.01-" _at)
-      if(DEFINED CACHE{${_v}} AND _at EQUAL 0)
+      string(FIND "$CACHE{${_v}}" "${_c}/${_mergeattn_prefix_stem}" _at)
+      if(_at EQUAL 0)
         message(STATUS "MergeAttn: ${_v} (${${_v}}) is an earlier supply's; the supply decides again")
         unset(${_v} CACHE)
         break()
@@ -66,7 +68,7 @@ if(NOT _mergeattn_have_kokkos AND MERGEATTN_SUPPLY_KOKKOS)
   endforeach()
   string(SHA256 _mergeattn_key "${_mergeattn_key_text}")
   string(SUBSTRING "${_mergeattn_key}" 0 12 _mergeattn_key)
-  set(MERGEATTN_DEPS_PREFIX "${MERGEATTN_DEPS_CACHE}/kokkos-3.4.01-${MERGEATTN_BACKEND}-${_mergeattn_key}")
+  set(MERGEATTN_DEPS_PREFIX "${MERGEATTN_DEPS_CACHE}/${_mergeattn_prefix_stem}${MERGEATTN_BACKEND}-${_mergeattn_key}")
   message(STATUS "MergeAttn: Kokkos supply for '${MERGEATTN_BACKEND}' in ${MERGEATTN_DEPS_PREFIX}")
   execute_process(
     COMMAND "${CMAKE_COMMAND}" "-DSUPPLY_CONFIG=${MERGEATTN_BACKEND}"

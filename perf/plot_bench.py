@@ -26,7 +26,7 @@ def load(path):
     return data["context"], rows
 
 
-def table(context, rows):
+def table(rows):
     out = ["| type | tokens×heads×head_size | MB moved | median µs | GB/s | copy GB/s | % of copy | time / plain CUDA |",
            "|---|---|---|---|---|---|---|---|"]
     for r in rows:
@@ -86,7 +86,7 @@ def main():
     prefix = sys.argv[2]
     with open(prefix + ".md", "w") as f:
         f.write("\n\n".join(describe(context)) + "\n\n")
-        f.write(table(context, rows))
+        f.write(table(rows))
     try:
         plot(context, rows, prefix + ".png")
     except ImportError:
