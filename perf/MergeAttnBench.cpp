@@ -73,20 +73,33 @@ double median(std::vector<double> v) {
   return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-// Median seconds of `reps` timed calls of f, after `warmup` untimed ones; fence before each read.
+// The median seconds of timed calls: whole (until the fence after the call returned) and the
+// host part (until the call itself returned: argument checks and launch; on a GPU the kernel runs
+// on after it, on the host backends the call is most or all of the time).
+struct Timing {
+  double total_s = 0.0;
+  double host_s = 0.0;
+};
+
+// One timed call of f: its host part and the whole, fence included.
 template <class F>
-double time_median(F&& f, int warmup, int reps) {
+void time_call(F& f, Kokkos::Timer& timer, std::vector<double>& total, std::vector<double>& host) {
+  timer.reset();
+  f();
+  host.push_back(timer.seconds());
+  Kokkos::fence();
+  total.push_back(timer.seconds());
+}
+
+// Median of `reps` timed calls of f, after `warmup` untimed ones; fence before each read.
+template <class F>
+Timing time_median(F&& f, int warmup, int reps) {
   for (int i = 0; i < warmup; ++i) f();
   Kokkos::fence();
-  std::vector<double> t;
+  std::vector<double> total, host;
   Kokkos::Timer timer;
-  for (int i = 0; i < reps; ++i) {
-    timer.reset();
-    f();
-    Kokkos::fence();
-    t.push_back(timer.seconds());
-  }
-  return median(t);
+  for (int i = 0; i < reps; ++i) time_call(f, timer, total, host);
+  return {median(total), median(host)};
 }
 
 int reps_for(const double bytes) { return bytes > 1e8 ? 20 : bytes > 1e6 ? 50 : 200; }
@@ -100,35 +113,33 @@ double copy_seconds(const double bytes) {
   Kokkos::View<std::uint8_t*, Mem> dst(Kokkos::view_alloc("cdst", Kokkos::WithoutInitializing),
                                        copy_bytes);
   Kokkos::deep_copy(src, std::uint8_t(1));
-  return time_median([&] { Kokkos::deep_copy(Exec(), dst, src); }, 3, reps_for(bytes));
+  return time_median([&] { Kokkos::deep_copy(Exec(), dst, src); }, 3, reps_for(bytes)).total_s;
 }
 
 // Google Benchmark's loop around f (manual time, fence before each timer read) after `warmup`
-// untimed calls; returns the median seconds.
+// untimed calls; returns the medians.
 template <class F>
-double timed_iterations(benchmark::State& state, F&& f, const int warmup = 3) {
+Timing timed_iterations(benchmark::State& state, F&& f, const int warmup = 3) {
   for (int i = 0; i < warmup; ++i) f();
   Kokkos::fence();
-  std::vector<double> times;
+  std::vector<double> total, host;
   Kokkos::Timer timer;
   for (auto _ : state) {
-    timer.reset();
-    f();
-    Kokkos::fence();
-    times.push_back(timer.seconds());
-    state.SetIterationTime(times.back());
+    time_call(f, timer, total, host);
+    state.SetIterationTime(total.back());
   }
-  return median(times);
+  return {median(total), median(host)};
 }
 
 // The counters every merge reports.
-void report(benchmark::State& state, const double bytes, const double merge_s,
-            const double copy_s) {
+void report(benchmark::State& state, const double bytes, const Timing merge, const double copy_s) {
+  const double merge_s = merge.total_s;
   state.counters["bytes"] = bytes;
   state.counters["GB/s"] = bytes / merge_s * 1e-9;
   state.counters["copy_GB/s"] = bytes / copy_s * 1e-9;
   state.counters["pct_of_copy"] = 100.0 * copy_s / merge_s;
   state.counters["median_us"] = merge_s * 1e6;
+  state.counters["host_us"] = merge.host_s * 1e6;
   state.SetBytesProcessed(std::int64_t(bytes) * std::int64_t(state.iterations()));
 }
 
@@ -160,21 +171,22 @@ void bench_merge(benchmark::State& state, const Shape s,
     else  // a launch shape forced for tuning (--sweep)
       MergeAttn::Impl::merge_attn_states_impl(exec, out, pre, pl, suf, sl, ol, {}, shape);
   };
-  const double merge_s = timed_iterations(state, merge);
-  report(state, bytes, merge_s, copy_s);
+  const Timing merge_t = timed_iterations(state, merge);
+  report(state, bytes, merge_t, copy_s);
 #if defined(KOKKOS_ENABLE_CUDA)
   if constexpr (std::is_same<Exec, Kokkos::Cuda>::value) {
     // The plain-CUDA baseline on identical bytes, when its layout constraint holds.
     if (s.head_size % (16 / sizeof(T)) == 0) {
-      const double plain_s = time_median(
+      const Timing plain = time_median(
           [&] {
             MergeAttnPerf::plain_merge<T, MergeAttn::Impl::ValueTraits<T>>(
                 exec.cuda_stream(), out.data(), ol.data(), pre.data(), pl.data(), suf.data(),
                 sl.data(), s.tokens, s.heads, int(s.head_size));
           },
           3, std::max(reps_for(bytes), int(state.iterations())));
-      state.counters["plain_us"] = plain_s * 1e6;
-      state.counters["vs_plain"] = merge_s / plain_s;
+      state.counters["plain_us"] = plain.total_s * 1e6;
+      state.counters["plain_host_us"] = plain.host_s * 1e6;
+      state.counters["vs_plain"] = merge_t.total_s / plain.total_s;
     }
   }
 #endif
@@ -212,7 +224,7 @@ void bench_nway(benchmark::State& state, const Shape s, const std::int64_t S,
   const double bytes = double(S + 1) * (elements * sizeof(T) + double(s.tokens * s.heads) * 4.0);
   const double copy_s = copy_seconds(bytes);
   const Exec exec;
-  const double merge_s = timed_iterations(state, [&] {
+  const Timing merge_t = timed_iterations(state, [&] {
     MergeAttn::Impl::merge_attn_states_nway_impl(exec, out, states, lse, ol,
                                                  MergeAttn::MergeOptions{}, shape);
   });
@@ -222,18 +234,20 @@ void bench_nway(benchmark::State& state, const Shape s, const std::int64_t S,
   L acc_lse(Kokkos::view_alloc("acc_lse", Kokkos::WithoutInitializing), s.heads, s.tokens);
   Kokkos::deep_copy(acc, Kokkos::subview(states, 0, all, all, all));
   Kokkos::deep_copy(acc_lse, Kokkos::subview(lse, 0, all, all));
-  const double fold_s = time_median(
-      [&] {
-        for (std::int64_t i = 1; i < S; ++i)
-          MergeAttn::merge_attn_states(exec, acc, acc, acc_lse,
-                                       Kokkos::subview(states, i, all, all, all),
-                                       Kokkos::subview(lse, i, all, all), acc_lse);
-      },
-      1, std::max(5, reps_for(bytes) / 4));
-  report(state, bytes, merge_s, copy_s);
+  const double fold_s =
+      time_median(
+          [&] {
+            for (std::int64_t i = 1; i < S; ++i)
+              MergeAttn::merge_attn_states(exec, acc, acc, acc_lse,
+                                           Kokkos::subview(states, i, all, all, all),
+                                           Kokkos::subview(lse, i, all, all), acc_lse);
+          },
+          1, std::max(5, reps_for(bytes) / 4))
+          .total_s;
+  report(state, bytes, merge_t, copy_s);
   state.counters["states"] = double(S);
   state.counters["fold_us"] = fold_s * 1e6;
-  state.counters["speedup_vs_fold"] = fold_s / merge_s;
+  state.counters["speedup_vs_fold"] = fold_s / merge_t.total_s;
 }
 
 template <class T>
@@ -511,9 +525,12 @@ struct EmptyRange {
 
 void register_launch() {
   auto reg = [](const char* name, auto f) {
-    benchmark::RegisterBenchmark(
-        name,
-        [f](benchmark::State& st) { st.counters["median_us"] = timed_iterations(st, f, 10) * 1e6; })
+    benchmark::RegisterBenchmark(name,
+                                 [f](benchmark::State& st) {
+                                   const Timing t = timed_iterations(st, f, 10);
+                                   st.counters["median_us"] = t.total_s * 1e6;
+                                   st.counters["host_us"] = t.host_s * 1e6;
+                                 })
         ->UseManualTime()
         ->Unit(benchmark::kMicrosecond)
         ->MinTime(0.05);
