@@ -96,14 +96,13 @@ int main(int argc, char** argv) {
   auto row = [](const char* name, double ns) { std::printf("%s %.1f\n", name, ns); };
   row("clock_only", host_median_ns([] {}));
   row("raw_empty_2x128", host_median_ns([&] { MergeAttnPerf::empty_launch(exec.cuda_stream()); }));
-  row("raw_param400_2x128", host_median_ns([&] {
-        big_param_kernel<<<2, 128, 0, exec.cuda_stream()>>>(Big{});
-      }));
+  row("raw_param400_2x128",
+      host_median_ns([&] { big_param_kernel<<<2, 128, 0, exec.cuda_stream()>>>(Big{}); }));
   row("plain_merge_1x32x128_bf16", host_median_ns([&] {
         MergeAttnPerf::plain_merge<MergeAttn::bfloat16_t,
                                    MergeAttn::Impl::ValueTraits<MergeAttn::bfloat16_t>>(
-            exec.cuda_stream(), out.data(), ol.data(), pre.data(), pl.data(), suf.data(),
-            sl.data(), 1, 32, 128);
+            exec.cuda_stream(), out.data(), ol.data(), pre.data(), pl.data(), suf.data(), sl.data(),
+            1, 32, 128);
       }));
   row("team_policy_require", host_median_ns([&] {
         auto p = Kokkos::Experimental::require(Kokkos::TeamPolicy<Exec>(exec, 8, 4, 32), hint);
@@ -160,14 +159,11 @@ int main(int argc, char** argv) {
   row("team_light_functor_512", team(std::integral_constant<int, 512>{}));
   row("team_light_functor_1024", team(std::integral_constant<int, 1024>{}));
   row("team_light_functor_2048", team(std::integral_constant<int, 2048>{}));
-  row("merge_0_tokens", host_median_ns([&] {
-        MergeAttn::merge_attn_states(exec, out0, pre0, pl0, suf0, sl0, ol0);
-      }));
-  row("merge_1x32x128_bf16", host_median_ns([&] {
-        MergeAttn::merge_attn_states(exec, out, pre, pl, suf, sl, ol);
-      }));
-  row("merge_1x32x128_bf16_no_output_lse", host_median_ns([&] {
-        MergeAttn::merge_attn_states(exec, out, pre, pl, suf, sl);
-      }));
+  row("merge_0_tokens",
+      host_median_ns([&] { MergeAttn::merge_attn_states(exec, out0, pre0, pl0, suf0, sl0, ol0); }));
+  row("merge_1x32x128_bf16",
+      host_median_ns([&] { MergeAttn::merge_attn_states(exec, out, pre, pl, suf, sl, ol); }));
+  row("merge_1x32x128_bf16_no_output_lse",
+      host_median_ns([&] { MergeAttn::merge_attn_states(exec, out, pre, pl, suf, sl); }));
   return 0;
 }
