@@ -4,6 +4,7 @@
 
 #include <MergeAttn/MergeAttn_MergeStates.hpp>
 #include <MergeAttn/MergeAttn_Options.hpp>
+#include <MergeAttn/MergeAttn_Plan.hpp>
 #include <MergeAttn/MergeAttn_Types.hpp>
 
 #endif  // MERGEATTN_HPP

@@ -1003,4 +1003,180 @@ TYPED_TEST(MergeMany, NWayBadInput) {
   expect_invalid([&] { MergeAttn::merge_attn_states(exec, inside, states, lse, olse); }, "output");
 }
 
+// Plans (MergeAttn::MergePlan): execute() gives the bits of the merge function call the plan was
+// made from, for every form; making a plan launches nothing, and the merge functions launch again
+// afterwards (also after a plan whose arguments were refused); each execute() reads the Views'
+// contents as they are then (inputs, mask); a plan keeps its Views' allocations alive.
+template <class A, class B>
+std::int64_t count_different_bits(const A& a, const B& b) {
+  std::int64_t bad = 0;
+  if constexpr (A::rank == 2) {
+    for (std::size_t i = 0; i < a.extent(0); ++i)
+      for (std::size_t j = 0; j < a.extent(1); ++j)
+        bad += same_bits(a(i, j), b(i, j)) || (std::isnan(a(i, j)) && std::isnan(b(i, j))) ? 0 : 1;
+  } else {
+    for (std::size_t i = 0; i < a.extent(0); ++i)
+      for (std::size_t j = 0; j < a.extent(1); ++j)
+        for (std::size_t k = 0; k < a.extent(2); ++k)
+          bad += same_bits(a(i, j, k), b(i, j, k)) ? 0 : 1;
+  }
+  return bad;
+}
+
+TYPED_TEST(MergeMany, PlansLaunchWhatTheCallsLaunch) {
+  using Mem = DeviceMemory<TypeParam>;
+  for_each_value_type([&](auto v) {
+    using T = decltype(v);
+    using V4 = Kokkos::View<T****, Kokkos::LayoutRight, Mem>;
+    using L3 = Kokkos::View<float***, Kokkos::LayoutRight, Mem>;
+    using V3 = Kokkos::View<T***, Kokkos::LayoutRight, Mem>;
+    using L2 = Kokkos::View<float**, Kokkos::LayoutRight, Mem>;
+    const std::string ctx = std::string(TypeParam::name()) + " " + value_type_name<T>();
+    const TypeParam exec;
+    const auto p = make_many<T>(5, 37, 4, 40, 515, 0.15, {3});
+    const auto all = Kokkos::ALL;
+    V4 states("states", p.states, p.tokens, p.heads, p.head_size);
+    L3 lse("lse", p.states, p.heads, p.tokens);
+    fill_view(states, [&](auto s, auto t, auto h, auto d) { return p.x[p.xi(s, t, h, d)]; });
+    fill_view(lse, [&](auto s, auto h, auto t) { return p.lse[p.li(s, h, t)]; });
+    // States 0-2 also as Views of their own (the View types the other tests merge).
+    V3 x0("x0", p.tokens, p.heads, p.head_size), x1("x1", p.tokens, p.heads, p.head_size);
+    L2 l0("l0", p.heads, p.tokens), l1("l1", p.heads, p.tokens);
+    Kokkos::deep_copy(x0, Kokkos::subview(states, 0, all, all, all));
+    Kokkos::deep_copy(x1, Kokkos::subview(states, 1, all, all, all));
+    Kokkos::deep_copy(l0, Kokkos::subview(lse, 0, all, all));
+    Kokkos::deep_copy(l1, Kokkos::subview(lse, 1, all, all));
+    V3 out_call("out_call", p.tokens, p.heads, p.head_size),
+        out_plan("out_plan", p.tokens, p.heads, p.head_size);
+    L2 lse_call("lse_call", p.heads, p.tokens), lse_plan("lse_plan", p.heads, p.tokens);
+    auto expect_plan_matches_call = [&](const std::string& form) {
+      exec.fence();
+      EXPECT_EQ(count_different_bits(to_host(out_plan), to_host(out_call)), 0)
+          << form << " " << ctx;
+      EXPECT_EQ(count_different_bits(to_host(lse_plan), to_host(lse_call)), 0)
+          << form << " " << ctx;
+    };
+    auto poison = [&] {
+      fill_view(out_plan, [&](auto, auto, auto) { return nan_value<T>(); });
+      fill_view(lse_plan, [&](auto, auto) { return std::nanf(""); });
+      fill_view(out_call, [&](auto, auto, auto) { return nan_value<T>(); });
+      fill_view(lse_call, [&](auto, auto) { return std::nanf(""); });
+    };
+
+    // Two states. Making the plan launches nothing; the call made after it launches.
+    poison();
+    const auto two = MergeAttn::plan_merge_attn_states(exec, out_plan, x0, l0, x1, l1, lse_plan);
+    EXPECT_TRUE(two.launches());
+    exec.fence();
+    EXPECT_TRUE(std::isnan(to_host(lse_plan)(0, 0))) << "making a plan launched it " << ctx;
+    MergeAttn::merge_attn_states(exec, out_call, x0, l0, x1, l1, lse_call);
+    two.execute();
+    expect_plan_matches_call("2-way");
+    // The inputs as they are at execute(): state 1 replaced by state 2.
+    Kokkos::deep_copy(x1, Kokkos::subview(states, 2, all, all, all));
+    Kokkos::deep_copy(l1, Kokkos::subview(lse, 2, all, all));
+    two.execute();
+    MergeAttn::merge_attn_states(exec, out_call, x0, l0, x1, l1, lse_call);
+    expect_plan_matches_call("2-way, inputs changed after planning");
+
+    // N states.
+    poison();
+    const auto nway = MergeAttn::plan_merge_attn_states(exec, out_plan, states, lse, lse_plan);
+    MergeAttn::merge_attn_states(exec, out_call, states, lse, lse_call);
+    nway.execute();
+    expect_plan_matches_call("N-way");
+
+    // Variable length: tokens 0..36 with 0-4 states each, from the stacked states' rows of token
+    // 0 and head-major LSEs, offsets ragged with empty tokens.
+    {
+      std::vector<std::int64_t> indptr(1, 0);
+      for (std::int64_t t = 0; t < p.tokens; ++t) indptr.push_back(indptr.back() + (t * 7) % 5);
+      const std::int64_t total = indptr.back();
+      V3 packed("packed", total, p.heads, p.head_size);
+      L2 packed_lse("packed_lse", p.heads, total);
+      Kokkos::View<std::int64_t*, Mem> ip("indptr", p.tokens + 1);
+      fill_view(packed, [&](auto i, auto h, auto d) {
+        return p.x[p.xi(i % p.states, (i / p.states) % p.tokens, h, d)];
+      });
+      fill_view(packed_lse, [&](auto h, auto i) {
+        return p.lse[p.li(i % p.states, h, (i / p.states) % p.tokens)];
+      });
+      fill_view(ip, [&](auto i) { return indptr[i]; });
+      poison();
+      const auto varlen = MergeAttn::plan_merge_attn_states_varlen(exec, out_plan, packed,
+                                                                   packed_lse, ip, lse_plan);
+      MergeAttn::merge_attn_states_varlen(exec, out_call, packed, packed_lse, ip, lse_call);
+      varlen.execute();
+      expect_plan_matches_call("varlen");
+    }
+
+    // Masked in place, on two copies of state 0: the mask as it is at execute().
+    {
+      Kokkos::View<std::uint8_t*, Mem> mask("mask", p.tokens);
+      fill_view(mask, [&](auto t) { return std::uint8_t(t % 3 == 1 ? 0 : 1); });
+      Kokkos::deep_copy(out_plan, x0);
+      Kokkos::deep_copy(out_call, x0);
+      Kokkos::deep_copy(lse_plan, l0);
+      Kokkos::deep_copy(lse_call, l0);
+      const auto masked = MergeAttn::plan_merge_attn_states_masked(exec, mask, out_plan, out_plan,
+                                                                   lse_plan, x1, l1, lse_plan);
+      MergeAttn::merge_attn_states_masked(exec, mask, out_call, out_call, lse_call, x1, l1,
+                                          lse_call);
+      masked.execute();
+      expect_plan_matches_call("masked");
+      fill_view(mask, [&](auto t) { return std::uint8_t(t % 3 == 1 ? 1 : 0); });
+      masked.execute();
+      MergeAttn::merge_attn_states_masked(exec, mask, out_call, out_call, lse_call, x1, l1,
+                                          lse_call);
+      expect_plan_matches_call("masked, mask changed after planning");
+    }
+
+    // A refused plan throws what the call throws; the calls launch afterwards.
+    V3 short_out("short_out", p.tokens - 1, p.heads, p.head_size);
+    try {
+      (void)MergeAttn::plan_merge_attn_states(exec, short_out, x0, l0, x1, l1);
+      ADD_FAILURE() << "no exception " << ctx;
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(
+          std::string(e.what()).find("MergeAttn::merge_attn_states: argument 'prefix_output'"),
+          std::string::npos)
+          << e.what();
+    }
+    poison();
+    MergeAttn::merge_attn_states(exec, out_call, x0, l0, x1, l1, lse_call);
+    exec.fence();
+    EXPECT_FALSE(std::isnan(to_host(lse_call)(0, 0))) << "no launch after a refused plan " << ctx;
+
+    // No tokens: nothing to launch.
+    V3 none("none", 0, p.heads, p.head_size);
+    L2 none_lse("none_lse", p.heads, 0);
+    const auto empty =
+        MergeAttn::plan_merge_attn_states(exec, none, none, none_lse, none, none_lse);
+    EXPECT_FALSE(empty.launches());
+    empty.execute();
+    EXPECT_FALSE(MergeAttn::MergePlan<TypeParam>().launches());
+
+    // The plan holds the Views: its inputs and outputs outlive the caller's handles.
+    {
+      MergeAttn::MergePlan<TypeParam> kept;
+      {
+        V3 a("a", p.tokens, p.heads, p.head_size), b("b", p.tokens, p.heads, p.head_size);
+        L2 la("la", p.heads, p.tokens), lb("lb", p.heads, p.tokens);
+        Kokkos::deep_copy(a, x0);
+        Kokkos::deep_copy(b, x1);
+        Kokkos::deep_copy(la, l0);
+        Kokkos::deep_copy(lb, l1);
+        kept = MergeAttn::plan_merge_attn_states(exec, a, a, la, b, lb, la);
+        out_plan = a;  // the only handle left on the output besides the plan's
+        lse_plan = la;
+      }
+      kept.execute();
+      Kokkos::deep_copy(out_call, x0);
+      Kokkos::deep_copy(lse_call, l0);
+      MergeAttn::merge_attn_states(exec, out_call, out_call, lse_call, x1, l1, lse_call);
+      expect_plan_matches_call("in place, caller's input handles gone");
+    }
+  });
+}
+
 }  // namespace

@@ -34,6 +34,10 @@ void compile_fail_case() {
   MergeAttn::merge_attn_states_masked(exec, mask, out, out, pl, suf, sl, pl);
   MergeAttn::merge_attn_states(exec, out, states, states_lse, ol);
   MergeAttn::merge_attn_states_varlen(exec, out, pre, pl, indptr, ol);
+  MergeAttn::plan_merge_attn_states(exec, out, pre, pl, suf, sl, ol).execute();
+  MergeAttn::plan_merge_attn_states_masked(exec, mask, out, out, pl, suf, sl, pl).execute();
+  MergeAttn::plan_merge_attn_states(exec, out, states, states_lse, ol).execute();
+  MergeAttn::plan_merge_attn_states_varlen(exec, out, pre, pl, indptr, ol).execute();
 #elif defined(MERGEATTN_CASE_output_rank)
   V2<float> out2("out2", 1, 8);
   MergeAttn::merge_attn_states(exec, out2, pre, pl, suf, sl, ol);
@@ -63,6 +67,11 @@ void compile_fail_case() {
 #elif defined(MERGEATTN_CASE_varlen_indptr_type)
   V1<float> findptr("findptr", 2);
   MergeAttn::merge_attn_states_varlen(exec, out, pre, pl, findptr, ol);
+#elif defined(MERGEATTN_CASE_plan_exec)
+  (void)MergeAttn::plan_merge_attn_states(out, out, pre, pl, suf, sl, ol);
+#elif defined(MERGEATTN_CASE_plan_output_rank)
+  V2<float> out2("out2", 1, 8);
+  (void)MergeAttn::plan_merge_attn_states(exec, out2, pre, pl, suf, sl, ol);
 #else
 #error "tests/compile_fail/CompileFail.cpp: define one MERGEATTN_CASE_*"
 #endif

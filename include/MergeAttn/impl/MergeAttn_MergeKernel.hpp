@@ -13,6 +13,7 @@
 #include <MergeAttn/impl/MergeAttn_ValueTraits.hpp>
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -1618,6 +1619,29 @@ bool fit_lane_form(bool& narrow, bool& ring, const Fits& fits) {
   return false;
 }
 
+/// Where the merge's one parallel_for goes: launched at once (null, the merge functions), or
+/// stored in this function, with its functor and policy, to be launched later
+/// (MergeAttn::MergePlan: the checks, the launch shape, the functor and the policy made once). One
+/// per host thread; set only by CaptureLaunch.
+inline std::function<void()>*& launch_capture() {
+  static thread_local std::function<void()>* target = nullptr;
+  return target;
+}
+
+/// While it lives, the calling thread's merge launches are stored in `target` instead of run.
+class CaptureLaunch {
+ public:
+  explicit CaptureLaunch(std::function<void()>& target) : m_previous(launch_capture()) {
+    launch_capture() = &target;
+  }
+  ~CaptureLaunch() { launch_capture() = m_previous; }
+  CaptureLaunch(const CaptureLaunch&) = delete;
+  CaptureLaunch& operator=(const CaptureLaunch&) = delete;
+
+ private:
+  std::function<void()>* m_previous;
+};
+
 /// Launches the merge of `states` into `output` (and `output_lse`) on `exec`, the LSE convention
 /// read as Lse says.
 template <bool UsePacks, class Lse, class ExecSpace, class OutputView, class OutputLseView,
@@ -1775,6 +1799,10 @@ void launch_merge_as(const ExecSpace& exec, const OutputView& output,
     // The label built once: Kokkos takes a std::string, which this literal would allocate at
     // every call (session 24: with the team-launch patch, 0.2-0.3 us less host time per launch).
     static const std::string label("MergeAttn::merge_attn_states");
+    if (std::function<void()>* const target = launch_capture()) {
+      *target = [policy, functor] { Kokkos::parallel_for(label, policy, functor); };
+      return;
+    }
     Kokkos::parallel_for(label, policy, functor);
   };
   if constexpr (functor_type::weight_cache && UsePacks) {
