@@ -1034,18 +1034,24 @@ TYPED_TEST(MergeMany, PlansLaunchWhatTheCallsLaunch) {
     const std::string ctx = std::string(TypeParam::name()) + " " + value_type_name<T>();
     const TypeParam exec;
     const auto p = make_many<T>(5, 37, 4, 40, 515, 0.15, {3});
-    const auto all = Kokkos::ALL;
     V4 states("states", p.states, p.tokens, p.heads, p.head_size);
     L3 lse("lse", p.states, p.heads, p.tokens);
     fill_view(states, [&](auto s, auto t, auto h, auto d) { return p.x[p.xi(s, t, h, d)]; });
     fill_view(lse, [&](auto s, auto h, auto t) { return p.lse[p.li(s, h, t)]; });
-    // States 0-2 also as Views of their own (the View types the other tests merge).
+    // States as Views of their own (the View types the other tests merge), filled from the host
+    // problem (no device-to-device copies: each View pair would add copy kernels to the build).
+    const auto set_state = [&](const V3& x, const std::int64_t s) {
+      fill_view(x, [&](auto t, auto h, auto d) { return p.x[p.xi(s, t, h, d)]; });
+    };
+    const auto set_lse = [&](const L2& l, const std::int64_t s) {
+      fill_view(l, [&](auto h, auto t) { return p.lse[p.li(s, h, t)]; });
+    };
     V3 x0("x0", p.tokens, p.heads, p.head_size), x1("x1", p.tokens, p.heads, p.head_size);
     L2 l0("l0", p.heads, p.tokens), l1("l1", p.heads, p.tokens);
-    Kokkos::deep_copy(x0, Kokkos::subview(states, 0, all, all, all));
-    Kokkos::deep_copy(x1, Kokkos::subview(states, 1, all, all, all));
-    Kokkos::deep_copy(l0, Kokkos::subview(lse, 0, all, all));
-    Kokkos::deep_copy(l1, Kokkos::subview(lse, 1, all, all));
+    set_state(x0, 0);
+    set_state(x1, 1);
+    set_lse(l0, 0);
+    set_lse(l1, 1);
     V3 out_call("out_call", p.tokens, p.heads, p.head_size),
         out_plan("out_plan", p.tokens, p.heads, p.head_size);
     L2 lse_call("lse_call", p.heads, p.tokens), lse_plan("lse_plan", p.heads, p.tokens);
@@ -1073,8 +1079,8 @@ TYPED_TEST(MergeMany, PlansLaunchWhatTheCallsLaunch) {
     two.execute();
     expect_plan_matches_call("2-way");
     // The inputs as they are at execute(): state 1 replaced by state 2.
-    Kokkos::deep_copy(x1, Kokkos::subview(states, 2, all, all, all));
-    Kokkos::deep_copy(l1, Kokkos::subview(lse, 2, all, all));
+    set_state(x1, 2);
+    set_lse(l1, 2);
     two.execute();
     MergeAttn::merge_attn_states(exec, out_call, x0, l0, x1, l1, lse_call);
     expect_plan_matches_call("2-way, inputs changed after planning");
@@ -1114,10 +1120,10 @@ TYPED_TEST(MergeMany, PlansLaunchWhatTheCallsLaunch) {
     {
       Kokkos::View<std::uint8_t*, Mem> mask("mask", p.tokens);
       fill_view(mask, [&](auto t) { return std::uint8_t(t % 3 == 1 ? 0 : 1); });
-      Kokkos::deep_copy(out_plan, x0);
-      Kokkos::deep_copy(out_call, x0);
-      Kokkos::deep_copy(lse_plan, l0);
-      Kokkos::deep_copy(lse_call, l0);
+      set_state(out_plan, 0);
+      set_state(out_call, 0);
+      set_lse(lse_plan, 0);
+      set_lse(lse_call, 0);
       const auto masked = MergeAttn::plan_merge_attn_states_masked(exec, mask, out_plan, out_plan,
                                                                    lse_plan, x1, l1, lse_plan);
       MergeAttn::merge_attn_states_masked(exec, mask, out_call, out_call, lse_call, x1, l1,
@@ -1162,17 +1168,17 @@ TYPED_TEST(MergeMany, PlansLaunchWhatTheCallsLaunch) {
       {
         V3 a("a", p.tokens, p.heads, p.head_size), b("b", p.tokens, p.heads, p.head_size);
         L2 la("la", p.heads, p.tokens), lb("lb", p.heads, p.tokens);
-        Kokkos::deep_copy(a, x0);
-        Kokkos::deep_copy(b, x1);
-        Kokkos::deep_copy(la, l0);
-        Kokkos::deep_copy(lb, l1);
+        set_state(a, 0);
+        set_state(b, 2);
+        set_lse(la, 0);
+        set_lse(lb, 2);
         kept = MergeAttn::plan_merge_attn_states(exec, a, a, la, b, lb, la);
         out_plan = a;  // the only handle left on the output besides the plan's
         lse_plan = la;
       }
       kept.execute();
-      Kokkos::deep_copy(out_call, x0);
-      Kokkos::deep_copy(lse_call, l0);
+      set_state(out_call, 0);
+      set_lse(lse_call, 0);
       MergeAttn::merge_attn_states(exec, out_call, out_call, lse_call, x1, l1, lse_call);
       expect_plan_matches_call("in place, caller's input handles gone");
     }
