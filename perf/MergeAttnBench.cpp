@@ -13,8 +13,10 @@
 #include <MergeAttn.hpp>
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <memory>
 #include <optional>
 #include <sstream>
 #include <stdexcept>
@@ -22,6 +24,7 @@
 #include <thread>
 #include <vector>
 
+#include "CudaGraphLaunch.hpp"
 #include "PlainCudaMerge.hpp"
 
 namespace {
@@ -144,6 +147,29 @@ void report(benchmark::State& state, const double bytes, const Timing merge, con
   state.SetBytesProcessed(std::int64_t(bytes) * std::int64_t(state.iterations()));
 }
 
+#if defined(KOKKOS_ENABLE_CUDA)
+// A plan made by make_plan(exec_of_capture) on a Kokkos::Cuda of a stream of its own, its
+// execute() captured into a CUDA graph, and the graph replayed on `exec`'s stream: the same kernel,
+// arguments and shape as the plan, launched through cudaGraphLaunch instead of Kokkos' launch path.
+// A capture that fails is reported once on stderr and gives no timing.
+template <class MakePlan>
+std::optional<Timing> time_graph_of_plan(const Kokkos::Cuda& exec, const MakePlan& make_plan,
+                                         const int reps) {
+  try {
+    const MergeAttnPerf::CaptureStream stream;
+    const Kokkos::Cuda capture_exec(stream.get());  // before the capture: it allocates
+    const auto plan = make_plan(capture_exec);
+    const MergeAttnPerf::CapturedGraph graph(stream.get(), [&] { plan.execute(); });
+    return time_median([&] { graph.launch(exec.cuda_stream()); }, 3, reps);
+  } catch (const std::exception& e) {
+    static bool told = false;
+    if (!told) std::fprintf(stderr, "graph timing skipped: %s\n", e.what());
+    told = true;
+    return std::nullopt;
+  }
+}
+#endif
+
 template <class T>
 void bench_merge(benchmark::State& state, const Shape s,
                  const MergeAttn::Impl::LaunchShape* shape) {
@@ -186,6 +212,19 @@ void bench_merge(benchmark::State& state, const Shape s,
   }
 #if defined(KOKKOS_ENABLE_CUDA)
   if constexpr (std::is_same<Exec, Kokkos::Cuda>::value) {
+    // The plan's kernel replayed from a CUDA graph (graph_us, graph_host_us, graph_vs_plain).
+    std::optional<Timing> graph_t;
+    if (plan_t.total_s > 0)
+      graph_t = time_graph_of_plan(
+          exec,
+          [&](const Kokkos::Cuda& e) {
+            return MergeAttn::plan_merge_attn_states(e, out, pre, pl, suf, sl, ol);
+          },
+          reps);
+    if (graph_t) {
+      state.counters["graph_us"] = graph_t->total_s * 1e6;
+      state.counters["graph_host_us"] = graph_t->host_s * 1e6;
+    }
     // The plain-CUDA baseline on identical bytes, when its layout constraint holds.
     if (s.head_size % (16 / sizeof(T)) == 0) {
       const Timing plain = time_median(
@@ -199,6 +238,7 @@ void bench_merge(benchmark::State& state, const Shape s,
       state.counters["plain_host_us"] = plain.host_s * 1e6;
       state.counters["vs_plain"] = merge_t.total_s / plain.total_s;
       if (plan_t.total_s > 0) state.counters["plan_vs_plain"] = plan_t.total_s / plain.total_s;
+      if (graph_t) state.counters["graph_vs_plain"] = graph_t->total_s / plain.total_s;
     }
   }
 #endif
@@ -569,6 +609,15 @@ void register_launch() {
   }
 #if defined(KOKKOS_ENABLE_CUDA)
   reg("launch/cuda_raw_2x128", [] { MergeAttnPerf::empty_launch(Exec().cuda_stream()); });
+  // The same empty launch replayed from a CUDA graph (captured once, on a stream of its own).
+  try {
+    const auto stream = std::make_shared<MergeAttnPerf::CaptureStream>();
+    const auto graph = std::make_shared<MergeAttnPerf::CapturedGraph>(
+        stream->get(), [&] { MergeAttnPerf::empty_launch(stream->get()); });
+    reg("launch/cuda_graph_2x128", [stream, graph] { graph->launch(Exec().cuda_stream()); });
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "launch/cuda_graph_2x128 skipped: %s\n", e.what());
+  }
 #endif
 }
 
