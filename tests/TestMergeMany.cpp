@@ -2,57 +2,11 @@
 // 1024, random empty states, all-empty tokens), N = 2 against the 2-way merge, the variable-length
 // merge (ragged offsets with zero-length tokens, offset checks), the masked in-place merge, and the
 // LSE conventions (base 2, [tokens][heads]).
-#include "MergeAttnTestUtils.hpp"
+#include "MergeAttnManyUtils.hpp"
 
 namespace {
 
 using namespace MergeAttnTest;
-
-constexpr float kInf = std::numeric_limits<float>::infinity();
-
-/// Host data for merges of many states: per (token, head), a list of states, each an LSE (natural
-/// log) and a row. Stored as N stacked states [s][t][h][d] with LSEs [s][h][t].
-template <class T>
-struct ManyProblem {
-  std::int64_t states = 0, tokens = 0, heads = 0, head_size = 0;
-  std::vector<T> x;        // [s][t][h][d]
-  std::vector<float> lse;  // [s][h][t]
-  std::int64_t xi(std::int64_t s, std::int64_t t, std::int64_t h, std::int64_t d) const {
-    return ((s * tokens + t) * heads + h) * head_size + d;
-  }
-  std::int64_t li(std::int64_t s, std::int64_t h, std::int64_t t) const {
-    return (s * heads + h) * tokens + t;
-  }
-};
-
-/// LSEs uniform in [-8, 8]; a fraction of the states empty (+inf or -inf, half each); the tokens in
-/// `all_empty` empty in every state.
-template <class T>
-ManyProblem<T> make_many(std::int64_t S, std::int64_t tokens, std::int64_t heads, std::int64_t d,
-                         std::uint64_t seed, double empty_fraction = 0.2,
-                         const std::vector<std::int64_t>& all_empty = {}) {
-  ManyProblem<T> p;
-  p.states = S;
-  p.tokens = tokens;
-  p.heads = heads;
-  p.head_size = d;
-  std::mt19937_64 rng(seed);
-  std::uniform_real_distribution<double> u(0.0, 1.0);
-  p.x.resize(static_cast<std::size_t>(S * tokens * heads * d));
-  for (auto& v : p.x) v = from_double<T>(4.0 * u(rng) - 2.0);
-  p.lse.resize(static_cast<std::size_t>(S * heads * tokens));
-  for (std::int64_t s = 0; s < S; ++s)
-    for (std::int64_t h = 0; h < heads; ++h)
-      for (std::int64_t t = 0; t < tokens; ++t) {
-        const double r = u(rng);
-        float v = static_cast<float>(16.0 * u(rng) - 8.0);
-        if (r < empty_fraction) v = r < empty_fraction / 2 ? kInf : -kInf;
-        if (std::find(all_empty.begin(), all_empty.end(), t) != all_empty.end())
-          v = (s % 2) ? kInf : -kInf;
-        p.lse[p.li(s, h, t)] = v;
-      }
-  return p;
-}
 
 /// The double reference for one (token, head) over states with LSEs `l` (in `base2` or natural).
 struct ManyRef {
@@ -173,38 +127,6 @@ std::int64_t check_many(
     }
   if (bad > 5) ADD_FAILURE() << context << ": " << bad << " mismatches in all";
   return bad;
-}
-
-// Host <-> device for Views of any rank and layout, through a mirror of the same layout.
-template <class View, class F>
-void fill_view(const View& v, F&& value_at) {
-  auto h = Kokkos::create_mirror_view(v);
-  if constexpr (View::rank == 1) {
-    for (std::size_t i = 0; i < h.extent(0); ++i) h(i) = value_at(i);
-  } else if constexpr (View::rank == 2) {
-    for (std::size_t i = 0; i < h.extent(0); ++i)
-      for (std::size_t j = 0; j < h.extent(1); ++j) h(i, j) = value_at(i, j);
-  } else if constexpr (View::rank == 3) {
-    for (std::size_t i = 0; i < h.extent(0); ++i)
-      for (std::size_t j = 0; j < h.extent(1); ++j)
-        for (std::size_t k = 0; k < h.extent(2); ++k) h(i, j, k) = value_at(i, j, k);
-  } else {
-    for (std::size_t i = 0; i < h.extent(0); ++i)
-      for (std::size_t j = 0; j < h.extent(1); ++j)
-        for (std::size_t k = 0; k < h.extent(2); ++k)
-          for (std::size_t l = 0; l < h.extent(3); ++l) h(i, j, k, l) = value_at(i, j, k, l);
-  }
-  Kokkos::deep_copy(v, h);
-}
-
-template <class View>
-auto to_host(const View& v) {
-  return Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
-}
-
-template <class T>
-T nan_value() {
-  return from_double<T>(std::nan(""));
 }
 
 /// Runs the N-way merge of `p` on Exec with Views of layout KL (with a forced launch shape, or
@@ -620,13 +542,8 @@ TYPED_TEST(MergeMany, NWayLanePairsShapesGiveTheSameBits) {
                                    (shape.state_ring ? " state ring" : "");
           const auto forced =
               run_nway_checked<TypeParam, T, Kokkos::LayoutRight>(p, {}, true, sctx, &shape);
-          std::int64_t differ = 0;
-          for (std::int64_t t = 0; t < p.tokens; ++t)
-            for (std::int64_t h = 0; h < p.heads; ++h) {
-              differ += same_bits(forced.second(h, t), built_in.second(h, t)) ? 0 : 1;
-              for (std::int64_t k = 0; k < d; ++k)
-                differ += same_bits(forced.first(t, h, k), built_in.first(t, h, k)) ? 0 : 1;
-            }
+          const std::int64_t differ = count_different_bits(forced.first, built_in.first) +
+                                      count_different_bits(forced.second, built_in.second);
           EXPECT_EQ(differ, 0) << sctx << ": values whose bits differ from the built-in shape's";
         }
       }
@@ -668,13 +585,8 @@ TYPED_TEST(MergeMany, NWayHeadRunsGiveTheSameBits) {
           run_nway_checked<TypeParam, T, Kokkos::LayoutRight>(p, {}, true, ctx + " auto");
       const auto forced = run_nway_checked<TypeParam, T, Kokkos::LayoutRight>(
           p, {}, true, ctx + " two pairs", &two_pairs);
-      std::int64_t differ = 0;
-      for (std::int64_t t = 0; t < p.tokens; ++t)
-        for (std::int64_t h = 0; h < p.heads; ++h) {
-          differ += same_bits(forced.second(h, t), built_in.second(h, t)) ? 0 : 1;
-          for (std::int64_t k = 0; k < p.head_size; ++k)
-            differ += same_bits(forced.first(t, h, k), built_in.first(t, h, k)) ? 0 : 1;
-        }
+      const std::int64_t differ = count_different_bits(forced.first, built_in.first) +
+                                  count_different_bits(forced.second, built_in.second);
       EXPECT_EQ(differ, 0) << ctx << ": values whose bits differ from one pair at a time";
     }
   });
@@ -1001,188 +913,6 @@ TYPED_TEST(MergeMany, NWayBadInput) {
   // The output inside the states (in place is not an N-way form).
   auto inside = Kokkos::subview(states, 0, Kokkos::ALL, Kokkos::ALL, Kokkos::ALL);
   expect_invalid([&] { MergeAttn::merge_attn_states(exec, inside, states, lse, olse); }, "output");
-}
-
-// Plans (MergeAttn::MergePlan): execute() gives the bits of the merge function call the plan was
-// made from, for every form; making a plan launches nothing, and the merge functions launch again
-// afterwards (also after a plan whose arguments were refused); each execute() reads the Views'
-// contents as they are then (inputs, mask); a plan keeps its Views' allocations alive.
-template <class A, class B>
-std::int64_t count_different_bits(const A& a, const B& b) {
-  std::int64_t bad = 0;
-  if constexpr (A::rank == 2) {
-    for (std::size_t i = 0; i < a.extent(0); ++i)
-      for (std::size_t j = 0; j < a.extent(1); ++j)
-        bad += same_bits(a(i, j), b(i, j)) || (std::isnan(a(i, j)) && std::isnan(b(i, j))) ? 0 : 1;
-  } else {
-    for (std::size_t i = 0; i < a.extent(0); ++i)
-      for (std::size_t j = 0; j < a.extent(1); ++j)
-        for (std::size_t k = 0; k < a.extent(2); ++k)
-          bad += same_bits(a(i, j, k), b(i, j, k)) ? 0 : 1;
-  }
-  return bad;
-}
-
-TYPED_TEST(MergeMany, PlansLaunchWhatTheCallsLaunch) {
-  using Mem = DeviceMemory<TypeParam>;
-  for_each_value_type([&](auto v) {
-    using T = decltype(v);
-    using V4 = Kokkos::View<T****, Kokkos::LayoutRight, Mem>;
-    using L3 = Kokkos::View<float***, Kokkos::LayoutRight, Mem>;
-    using V3 = Kokkos::View<T***, Kokkos::LayoutRight, Mem>;
-    using L2 = Kokkos::View<float**, Kokkos::LayoutRight, Mem>;
-    const std::string ctx = std::string(TypeParam::name()) + " " + value_type_name<T>();
-    const TypeParam exec;
-    const auto p = make_many<T>(5, 37, 4, 40, 515, 0.15, {3});
-    V4 states("states", p.states, p.tokens, p.heads, p.head_size);
-    L3 lse("lse", p.states, p.heads, p.tokens);
-    fill_view(states, [&](auto s, auto t, auto h, auto d) { return p.x[p.xi(s, t, h, d)]; });
-    fill_view(lse, [&](auto s, auto h, auto t) { return p.lse[p.li(s, h, t)]; });
-    // States as Views of their own (the View types the other tests merge), filled from the host
-    // problem (no device-to-device copies: each View pair would add copy kernels to the build).
-    const auto set_state = [&](const V3& x, const std::int64_t s) {
-      fill_view(x, [&](auto t, auto h, auto d) { return p.x[p.xi(s, t, h, d)]; });
-    };
-    const auto set_lse = [&](const L2& l, const std::int64_t s) {
-      fill_view(l, [&](auto h, auto t) { return p.lse[p.li(s, h, t)]; });
-    };
-    V3 x0("x0", p.tokens, p.heads, p.head_size), x1("x1", p.tokens, p.heads, p.head_size);
-    L2 l0("l0", p.heads, p.tokens), l1("l1", p.heads, p.tokens);
-    set_state(x0, 0);
-    set_state(x1, 1);
-    set_lse(l0, 0);
-    set_lse(l1, 1);
-    V3 out_call("out_call", p.tokens, p.heads, p.head_size),
-        out_plan("out_plan", p.tokens, p.heads, p.head_size);
-    L2 lse_call("lse_call", p.heads, p.tokens), lse_plan("lse_plan", p.heads, p.tokens);
-    auto expect_plan_matches_call = [&](const std::string& form) {
-      exec.fence();
-      EXPECT_EQ(count_different_bits(to_host(out_plan), to_host(out_call)), 0)
-          << form << " " << ctx;
-      EXPECT_EQ(count_different_bits(to_host(lse_plan), to_host(lse_call)), 0)
-          << form << " " << ctx;
-    };
-    auto poison = [&] {
-      fill_view(out_plan, [&](auto, auto, auto) { return nan_value<T>(); });
-      fill_view(lse_plan, [&](auto, auto) { return std::nanf(""); });
-      fill_view(out_call, [&](auto, auto, auto) { return nan_value<T>(); });
-      fill_view(lse_call, [&](auto, auto) { return std::nanf(""); });
-    };
-
-    // Two states. Making the plan launches nothing; the call made after it launches.
-    poison();
-    const auto two = MergeAttn::plan_merge_attn_states(exec, out_plan, x0, l0, x1, l1, lse_plan);
-    EXPECT_TRUE(two.launches());
-    exec.fence();
-    EXPECT_TRUE(std::isnan(to_host(lse_plan)(0, 0))) << "making a plan launched it " << ctx;
-    MergeAttn::merge_attn_states(exec, out_call, x0, l0, x1, l1, lse_call);
-    two.execute();
-    expect_plan_matches_call("2-way");
-    // The inputs as they are at execute(): state 1 replaced by state 2.
-    set_state(x1, 2);
-    set_lse(l1, 2);
-    two.execute();
-    MergeAttn::merge_attn_states(exec, out_call, x0, l0, x1, l1, lse_call);
-    expect_plan_matches_call("2-way, inputs changed after planning");
-
-    // N states.
-    poison();
-    const auto nway = MergeAttn::plan_merge_attn_states(exec, out_plan, states, lse, lse_plan);
-    MergeAttn::merge_attn_states(exec, out_call, states, lse, lse_call);
-    nway.execute();
-    expect_plan_matches_call("N-way");
-
-    // Variable length: tokens 0..36 with 0-4 states each, from the stacked states' rows of token
-    // 0 and head-major LSEs, offsets ragged with empty tokens.
-    {
-      std::vector<std::int64_t> indptr(1, 0);
-      for (std::int64_t t = 0; t < p.tokens; ++t) indptr.push_back(indptr.back() + (t * 7) % 5);
-      const std::int64_t total = indptr.back();
-      V3 packed("packed", total, p.heads, p.head_size);
-      L2 packed_lse("packed_lse", p.heads, total);
-      Kokkos::View<std::int64_t*, Mem> ip("indptr", p.tokens + 1);
-      fill_view(packed, [&](auto i, auto h, auto d) {
-        return p.x[p.xi(i % p.states, (i / p.states) % p.tokens, h, d)];
-      });
-      fill_view(packed_lse, [&](auto h, auto i) {
-        return p.lse[p.li(i % p.states, h, (i / p.states) % p.tokens)];
-      });
-      fill_view(ip, [&](auto i) { return indptr[i]; });
-      poison();
-      const auto varlen = MergeAttn::plan_merge_attn_states_varlen(exec, out_plan, packed,
-                                                                   packed_lse, ip, lse_plan);
-      MergeAttn::merge_attn_states_varlen(exec, out_call, packed, packed_lse, ip, lse_call);
-      varlen.execute();
-      expect_plan_matches_call("varlen");
-    }
-
-    // Masked in place, on two copies of state 0: the mask as it is at execute().
-    {
-      Kokkos::View<std::uint8_t*, Mem> mask("mask", p.tokens);
-      fill_view(mask, [&](auto t) { return std::uint8_t(t % 3 == 1 ? 0 : 1); });
-      set_state(out_plan, 0);
-      set_state(out_call, 0);
-      set_lse(lse_plan, 0);
-      set_lse(lse_call, 0);
-      const auto masked = MergeAttn::plan_merge_attn_states_masked(exec, mask, out_plan, out_plan,
-                                                                   lse_plan, x1, l1, lse_plan);
-      MergeAttn::merge_attn_states_masked(exec, mask, out_call, out_call, lse_call, x1, l1,
-                                          lse_call);
-      masked.execute();
-      expect_plan_matches_call("masked");
-      fill_view(mask, [&](auto t) { return std::uint8_t(t % 3 == 1 ? 1 : 0); });
-      masked.execute();
-      MergeAttn::merge_attn_states_masked(exec, mask, out_call, out_call, lse_call, x1, l1,
-                                          lse_call);
-      expect_plan_matches_call("masked, mask changed after planning");
-    }
-
-    // A refused plan throws what the call throws; the calls launch afterwards.
-    V3 short_out("short_out", p.tokens - 1, p.heads, p.head_size);
-    try {
-      (void)MergeAttn::plan_merge_attn_states(exec, short_out, x0, l0, x1, l1);
-      ADD_FAILURE() << "no exception " << ctx;
-    } catch (const std::invalid_argument& e) {
-      EXPECT_NE(
-          std::string(e.what()).find("MergeAttn::merge_attn_states: argument 'prefix_output'"),
-          std::string::npos)
-          << e.what();
-    }
-    poison();
-    MergeAttn::merge_attn_states(exec, out_call, x0, l0, x1, l1, lse_call);
-    exec.fence();
-    EXPECT_FALSE(std::isnan(to_host(lse_call)(0, 0))) << "no launch after a refused plan " << ctx;
-
-    // No tokens: nothing to launch.
-    V3 none("none", 0, p.heads, p.head_size);
-    L2 none_lse("none_lse", p.heads, 0);
-    const auto empty =
-        MergeAttn::plan_merge_attn_states(exec, none, none, none_lse, none, none_lse);
-    EXPECT_FALSE(empty.launches());
-    empty.execute();
-    EXPECT_FALSE(MergeAttn::MergePlan<TypeParam>().launches());
-
-    // The plan holds the Views: its inputs and outputs outlive the caller's handles.
-    {
-      MergeAttn::MergePlan<TypeParam> kept;
-      {
-        V3 a("a", p.tokens, p.heads, p.head_size), b("b", p.tokens, p.heads, p.head_size);
-        L2 la("la", p.heads, p.tokens), lb("lb", p.heads, p.tokens);
-        set_state(a, 0);
-        set_state(b, 2);
-        set_lse(la, 0);
-        set_lse(lb, 2);
-        kept = MergeAttn::plan_merge_attn_states(exec, a, a, la, b, lb, la);
-        out_plan = a;  // the only handle left on the output besides the plan's
-        lse_plan = la;
-      }
-      kept.execute();
-      set_state(out_call, 0);
-      set_lse(lse_call, 0);
-      MergeAttn::merge_attn_states(exec, out_call, out_call, lse_call, x1, l1, lse_call);
-      expect_plan_matches_call("in place, caller's input handles gone");
-    }
-  });
 }
 
 }  // namespace

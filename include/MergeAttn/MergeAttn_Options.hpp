@@ -1,5 +1,5 @@
-// MergeAttn::MergeOptions: the LSE conventions of a merge (base and layout) and the offset check of
-// the variable-length merge.
+// MergeAttn::MergeOptions: the LSE conventions of a merge (base and layout), the offset check of
+// the variable-length merge, and how a plan (MergeAttn::MergePlan) launches.
 #ifndef MERGEATTN_OPTIONS_HPP
 #define MERGEATTN_OPTIONS_HPP
 
@@ -17,6 +17,23 @@ enum class LseLayout {
   tokens_heads   // [num_tokens][num_heads] (N-way: [num_states][num_tokens][num_heads])
 };
 
+/// How a plan (MergeAttn::MergePlan, made by the plan_merge_attn_states* functions) launches its
+/// merge at each execute(). The merge functions themselves ignore it.
+enum class PlanLaunch {
+  /// cuda_graph where a plan can have one (Kokkos::Cuda, no Kokkos Tools library loaded, the
+  /// capture succeeds), kernel otherwise.
+  automatic,
+  /// Kokkos' launch (parallel_for) of the planned kernel at every execute(), as the merge
+  /// function would launch it: Kokkos Tools see every launch.
+  kernel,
+  /// Kokkos::Cuda only: the planned launch captured once, when the plan is made, into a CUDA graph
+  /// that each execute() replays on the plan's stream (cudaGraphLaunch: the same kernel, launch
+  /// shape and bits, for less host time per launch). A replay is invisible to Kokkos Tools. A plan
+  /// that cannot have a graph is refused: std::invalid_argument for another execution space,
+  /// std::runtime_error naming the CUDA call where the capture failed.
+  cuda_graph
+};
+
 struct MergeOptions {
   LseBase lse_base = LseBase::natural;
   LseLayout lse_layout = LseLayout::heads_tokens;
@@ -25,6 +42,8 @@ struct MergeOptions {
   /// must stay asynchronous (e.g. captured in a CUDA graph): malformed offsets then make the
   /// affected tokens' outputs and LSEs NaN instead.
   bool check_indptr = true;
+  /// Plans only: see PlanLaunch.
+  PlanLaunch plan_launch = PlanLaunch::automatic;
 };
 
 }  // namespace MergeAttn

@@ -10,6 +10,7 @@
 
 #include <Kokkos_Core.hpp>
 #include <MergeAttn/impl/MergeAttn_HostRows.hpp>
+#include <MergeAttn/impl/MergeAttn_PlannedLaunch.hpp>
 #include <MergeAttn/impl/MergeAttn_ValueTraits.hpp>
 #include <algorithm>
 #include <cstdint>
@@ -1620,18 +1621,19 @@ bool fit_lane_form(bool& narrow, bool& ring, const Fits& fits) {
 }
 
 /// Where the merge's one parallel_for goes: launched at once (null, the merge functions), or
-/// stored in this function, with its functor and policy, to be launched later
-/// (MergeAttn::MergePlan: the checks, the launch shape, the functor and the policy made once). One
-/// per host thread; set only by CaptureLaunch.
-inline std::function<void()>*& launch_capture() {
-  static thread_local std::function<void()>* target = nullptr;
+/// stored in this PlannedLaunch, with its functor and policy, to be launched later
+/// (MergeAttn::MergePlan: the checks, the launch shape, the functor and the policy made once; on
+/// CUDA also the launch captured in a graph, as the PlannedLaunch asks). One per host thread; set
+/// only by CaptureLaunch.
+inline PlannedLaunch*& launch_capture() {
+  static thread_local PlannedLaunch* target = nullptr;
   return target;
 }
 
 /// While it lives, the calling thread's merge launches are stored in `target` instead of run.
 class CaptureLaunch {
  public:
-  explicit CaptureLaunch(std::function<void()>& target) : m_previous(launch_capture()) {
+  explicit CaptureLaunch(PlannedLaunch& target) : m_previous(launch_capture()) {
     launch_capture() = &target;
   }
   ~CaptureLaunch() { launch_capture() = m_previous; }
@@ -1639,7 +1641,7 @@ class CaptureLaunch {
   CaptureLaunch& operator=(const CaptureLaunch&) = delete;
 
  private:
-  std::function<void()>* m_previous;
+  PlannedLaunch* m_previous;
 };
 
 /// Launches the merge of `states` into `output` (and `output_lse`) on `exec`, the LSE convention
@@ -1781,11 +1783,15 @@ void launch_merge_as(const ExecSpace& exec, const OutputView& output,
         Kokkos::LaunchBounds<nway_max_team_threads,
                              nway_min_teams<typename functor_type::value_type, decltype(tag)>()>,
         Kokkos::LaunchBounds<0, 0>>;
-    auto policy =
-        Kokkos::Experimental::require(Kokkos::TeamPolicy<ExecSpace, Bounds, decltype(tag)>(
-                                          exec, league_size, shape.team_size, shape.vector_length),
-                                      Kokkos::Experimental::WorkItemProperty::HintLightWeight);
-    if (scratch > 0) policy.set_scratch_size(0, Kokkos::PerTeam(scratch));
+    const auto make_policy = [&](const ExecSpace& space) {
+      auto made = Kokkos::Experimental::require(
+          Kokkos::TeamPolicy<ExecSpace, Bounds, decltype(tag)>(space, league_size, shape.team_size,
+                                                               shape.vector_length),
+          Kokkos::Experimental::WorkItemProperty::HintLightWeight);
+      if (scratch > 0) made.set_scratch_size(0, Kokkos::PerTeam(scratch));
+      return made;
+    };
+    const auto policy = make_policy(exec);
     if (shape_override != nullptr) {
       const int most = policy.team_size_max(functor, Kokkos::ParallelForTag());
       if (shape.team_size > most)
@@ -1799,8 +1805,16 @@ void launch_merge_as(const ExecSpace& exec, const OutputView& output,
     // The label built once: Kokkos takes a std::string, which this literal would allocate at
     // every call (session 24: with the team-launch patch, 0.2-0.3 us less host time per launch).
     static const std::string label("MergeAttn::merge_attn_states");
-    if (std::function<void()>* const target = launch_capture()) {
-      *target = [policy, functor] { Kokkos::parallel_for(label, policy, functor); };
+    if (PlannedLaunch* const target = launch_capture()) {
+      target->launch = [policy, functor] { Kokkos::parallel_for(label, policy, functor); };
+#if defined(KOKKOS_ENABLE_CUDA)
+      // The same launch on the capture stream's instance, captured into a graph where the plan
+      // asks for one (MergeAttn::PlanLaunch).
+      if constexpr (std::is_same<ExecSpace, Kokkos::Cuda>::value)
+        plan_cuda_graph(*target, exec, [&](const Kokkos::Cuda& space) {
+          Kokkos::parallel_for(label, make_policy(space), functor);
+        });
+#endif
       return;
     }
     Kokkos::parallel_for(label, policy, functor);
