@@ -24,7 +24,6 @@
 #include <thread>
 #include <vector>
 
-#include "CudaGraphLaunch.hpp"
 #include "PlainCudaMerge.hpp"
 
 namespace {
@@ -147,29 +146,6 @@ void report(benchmark::State& state, const double bytes, const Timing merge, con
   state.SetBytesProcessed(std::int64_t(bytes) * std::int64_t(state.iterations()));
 }
 
-#if defined(KOKKOS_ENABLE_CUDA)
-// A plan made by make_plan(exec_of_capture) on a Kokkos::Cuda of a stream of its own, its
-// execute() captured into a CUDA graph, and the graph replayed on `exec`'s stream: the same kernel,
-// arguments and shape as the plan, launched through cudaGraphLaunch instead of Kokkos' launch path.
-// A capture that fails is reported once on stderr and gives no timing.
-template <class MakePlan>
-std::optional<Timing> time_graph_of_plan(const Kokkos::Cuda& exec, const MakePlan& make_plan,
-                                         const int reps) {
-  try {
-    const MergeAttnPerf::CaptureStream stream;
-    const Kokkos::Cuda capture_exec(stream.get());  // before the capture: it allocates
-    const auto plan = make_plan(capture_exec);
-    const MergeAttnPerf::CapturedGraph graph(stream.get(), [&] { plan.execute(); });
-    return time_median([&] { graph.launch(exec.cuda_stream()); }, 3, reps);
-  } catch (const std::exception& e) {
-    static bool told = false;
-    if (!told) std::fprintf(stderr, "graph timing skipped: %s\n", e.what());
-    told = true;
-    return std::nullopt;
-  }
-}
-#endif
-
 template <class T>
 void bench_merge(benchmark::State& state, const Shape s,
                  const MergeAttn::Impl::LaunchShape* shape) {
@@ -201,29 +177,28 @@ void bench_merge(benchmark::State& state, const Shape s,
   const Timing merge_t = timed_iterations(state, merge);
   report(state, bytes, merge_t, copy_s);
   // The same merge through a plan (MergeAttn::MergePlan: checks, launch shape, functor and policy
-  // made once), where launch cost matters: merges under 50 us.
+  // made once; on CUDA by default a graph of the launch, replayed), where launch cost matters:
+  // merges under 50 us. plan_graph: 1 where the plan replays a CUDA graph.
   const int reps = std::max(reps_for(bytes), int(state.iterations()));
-  Timing plan_t;
+  Timing plan_t, plan_kernel_t;
   if (shape == nullptr && merge_t.total_s < 50e-6) {
     const auto plan = MergeAttn::plan_merge_attn_states(exec, out, pre, pl, suf, sl, ol);
     plan_t = time_median([&] { plan.execute(); }, 3, reps);
     state.counters["plan_us"] = plan_t.total_s * 1e6;
     state.counters["plan_host_us"] = plan_t.host_s * 1e6;
+    state.counters["plan_graph"] = plan.launch_mode() == MergeAttn::PlanLaunch::cuda_graph;
   }
 #if defined(KOKKOS_ENABLE_CUDA)
   if constexpr (std::is_same<Exec, Kokkos::Cuda>::value) {
-    // The plan's kernel replayed from a CUDA graph (graph_us, graph_host_us, graph_vs_plain).
-    std::optional<Timing> graph_t;
-    if (plan_t.total_s > 0)
-      graph_t = time_graph_of_plan(
-          exec,
-          [&](const Kokkos::Cuda& e) {
-            return MergeAttn::plan_merge_attn_states(e, out, pre, pl, suf, sl, ol);
-          },
-          reps);
-    if (graph_t) {
-      state.counters["graph_us"] = graph_t->total_s * 1e6;
-      state.counters["graph_host_us"] = graph_t->host_s * 1e6;
+    // The plan with Kokkos' launch at every execute() (PlanLaunch::kernel): plan_kernel_us,
+    // plan_kernel_host_us, plan_kernel_vs_plain.
+    if (plan_t.total_s > 0) {
+      MergeAttn::MergeOptions kernel;
+      kernel.plan_launch = MergeAttn::PlanLaunch::kernel;
+      const auto plan = MergeAttn::plan_merge_attn_states(exec, out, pre, pl, suf, sl, ol, kernel);
+      plan_kernel_t = time_median([&] { plan.execute(); }, 3, reps);
+      state.counters["plan_kernel_us"] = plan_kernel_t.total_s * 1e6;
+      state.counters["plan_kernel_host_us"] = plan_kernel_t.host_s * 1e6;
     }
     // The plain-CUDA baseline on identical bytes, when its layout constraint holds.
     if (s.head_size % (16 / sizeof(T)) == 0) {
@@ -238,7 +213,8 @@ void bench_merge(benchmark::State& state, const Shape s,
       state.counters["plain_host_us"] = plain.host_s * 1e6;
       state.counters["vs_plain"] = merge_t.total_s / plain.total_s;
       if (plan_t.total_s > 0) state.counters["plan_vs_plain"] = plan_t.total_s / plain.total_s;
-      if (graph_t) state.counters["graph_vs_plain"] = graph_t->total_s / plain.total_s;
+      if (plan_kernel_t.total_s > 0)
+        state.counters["plan_kernel_vs_plain"] = plan_kernel_t.total_s / plain.total_s;
     }
   }
 #endif
@@ -609,12 +585,12 @@ void register_launch() {
   }
 #if defined(KOKKOS_ENABLE_CUDA)
   reg("launch/cuda_raw_2x128", [] { MergeAttnPerf::empty_launch(Exec().cuda_stream()); });
-  // The same empty launch replayed from a CUDA graph (captured once, on a stream of its own).
+  // The same empty launch replayed from a CUDA graph, captured once as plans capture theirs.
   try {
-    const auto stream = std::make_shared<MergeAttnPerf::CaptureStream>();
-    const auto graph = std::make_shared<MergeAttnPerf::CapturedGraph>(
-        stream->get(), [&] { MergeAttnPerf::empty_launch(stream->get()); });
-    reg("launch/cuda_graph_2x128", [stream, graph] { graph->launch(Exec().cuda_stream()); });
+    const auto graph = MergeAttn::Impl::capture_cuda_graph(Exec(), [](const Kokkos::Cuda& space) {
+      MergeAttnPerf::empty_launch(space.cuda_stream());
+    });
+    reg("launch/cuda_graph_2x128", [graph] { graph->launch(Exec().cuda_stream()); });
   } catch (const std::exception& e) {
     std::fprintf(stderr, "launch/cuda_graph_2x128 skipped: %s\n", e.what());
   }

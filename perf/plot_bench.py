@@ -23,22 +23,24 @@ def load(path):
             "bytes": b["bytes"], "gbs": b["GB/s"], "copy": b["copy_GB/s"],
             "pct": b["pct_of_copy"], "us": b["median_us"], "vs_plain": b.get("vs_plain"),
             "host_us": b.get("host_us"), "plan_vs_plain": b.get("plan_vs_plain"),
+            "plan_kernel_vs_plain": b.get("plan_kernel_vs_plain"),
         })
     return data["context"], rows
 
 
 def table(rows):
-    out = ["| type | tokens×heads×head_size | MB moved | median µs | host µs | GB/s | copy GB/s | % of copy | time / plain CUDA | plan / plain CUDA |",
-           "|---|---|---|---|---|---|---|---|---|---|"]
+    out = ["| type | tokens×heads×head_size | MB moved | median µs | host µs | GB/s | copy GB/s | % of copy | time / plain CUDA | plan / plain CUDA | kernel plan / plain CUDA |",
+           "|---|---|---|---|---|---|---|---|---|---|---|"]
 
     def ratio(x):
         return "%.3f" % x if x else "–"
 
     for r in rows:
         host = "%.1f" % r["host_us"] if r["host_us"] is not None else "–"  # older JSONs: none
-        out.append("| %s | %d×%d×%d | %.2f | %.1f | %s | %.0f | %.0f | %.1f | %s | %s |" % (
+        out.append("| %s | %d×%d×%d | %.2f | %.1f | %s | %.0f | %.0f | %.1f | %s | %s | %s |" % (
             r["type"], r["tokens"], r["heads"], r["dim"], r["bytes"] / 1e6, r["us"], host, r["gbs"],
-            r["copy"], r["pct"], ratio(r["vs_plain"]), ratio(r["plan_vs_plain"])))
+            r["copy"], r["pct"], ratio(r["vs_plain"]), ratio(r["plan_vs_plain"]),
+            ratio(r["plan_kernel_vs_plain"])))
     return "\n".join(out) + "\n"
 
 
