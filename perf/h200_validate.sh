@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Validate the CUDA build's test binary on an NVIDIA GPU; logs into $OUT (or ./validate-out).
 #   perf/h200_validate.sh <merge_attn_tests binary, or the same compressed: .gz or .xz>
-# Runs the whole test binary, then compute-sanitizer memcheck (N-way and mapping tests), racecheck
-# (N-way) and initcheck (the N-state LanePairs shapes, the state ring among them). Each log ends
-# with "exit code N (S s)"; the script prints every log's tail and exits non-zero when any step
-# failed (a test, a sanitizer report, a time-out).
+# Runs the whole test binary, then compute-sanitizer memcheck (N-way, mapping and plan tests),
+# racecheck (N-way) and initcheck (the N-state LanePairs shapes, the state ring among them). Each
+# log ends with "exit code N (S s)"; the script prints every log's tail and exits non-zero when any
+# step failed (a test, a sanitizer report, a time-out).
 # Env: MEMCHECK_FILTER, RACECHECK_FILTER, INITCHECK_FILTER (gtest filters; defaults below),
 # SANITIZER_TIMEOUT (seconds per sanitizer run, default 200).
 set -uo pipefail
@@ -49,7 +49,7 @@ step() {
 limit=${SANITIZER_TIMEOUT:-200}
 step gtest-all 0 "$bin" --gtest_brief=1
 step memcheck "$limit" compute-sanitizer --tool memcheck --error-exitcode 99 "$bin" --gtest_brief=1 \
-  --gtest_filter="${MEMCHECK_FILTER:-MergeMany/Cuda*:MergeMappings/Cuda*}"
+  --gtest_filter="${MEMCHECK_FILTER:-MergeMany/Cuda*:MergeMappings/Cuda*:MergePlans/Cuda*:MergePlansCuda*}"
 step racecheck "$limit" compute-sanitizer --tool racecheck --error-exitcode 99 "$bin" \
   --gtest_brief=1 --gtest_filter="${RACECHECK_FILTER:-MergeMany/Cuda.NWay*}"
 step initcheck "$limit" compute-sanitizer --tool initcheck --error-exitcode 99 "$bin" \
