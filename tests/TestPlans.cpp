@@ -223,6 +223,13 @@ void check_plans(const PlanLaunch mode) {
         out_plan = a;  // the only handle left on the output besides the plan's
         lse_plan = la;
       }
+      // New allocations of the freed handles' sizes, NaN: they would likely take the addresses of
+      // b and lb if the plan did not hold those Views (a graph holds only their pointers), and the
+      // replay would read NaN.
+      V3 decoy("decoy", p.tokens, p.heads, p.head_size);
+      L2 decoy_lse("decoy_lse", p.heads, p.tokens);
+      fill_view(decoy, [&](auto, auto, auto) { return nan_value<T>(); });
+      fill_view(decoy_lse, [&](auto, auto) { return std::nanf(""); });
       kept.execute();
       set_state(out_call, 0);
       set_lse(lse_call, 0);

@@ -7,8 +7,8 @@
 # 2. Any GPU: three passes of session 25's entries of 1-1024 tokens and the empty launches: the
 #    call, its plan as users get it (a CUDA graph), the plan with Kokkos' launch, the plain kernel.
 # 3. On an H200 with at least 330 s left: the whole grid.
-# STEPS (default "1 2 3") picks steps; a missing binary skips its steps. One archive, packed after
-# each step.
+# STEPS (default "1 2 3") picks steps, PASSES (default 3) the passes of step 2; a missing binary
+# skips its steps. One archive, packed after each step.
 STEPS=${STEPS:-1 2 3}
 export LD_LIBRARY_PATH=$PWD/.gpu-carry/lib:/usr/local/cuda/lib64:$LD_LIBRARY_PATH
 W=/tmp/s27w; B=/tmp/s27bin; mkdir -p $W $B
@@ -25,7 +25,7 @@ fi
 [ -f .gpu-carry/bin/bench.gz ] || { echo "no bench"; ls -la $OUT; exit 0; }
 gunzip -c .gpu-carry/bin/bench.gz > $B/merge_attn_bench && chmod +x $B/merge_attn_bench
 F='^(merge/(float|half|bf16)/(1|16|64|256|1024)x(8|32|128)x(64|128|576)/|launch/)'
-for pass in 1 2 3; do
+for pass in $(seq 1 ${PASSES:-3}); do
   [[ " $STEPS " == *" 2 "* ]] || break
   timeout 90 $B/merge_attn_bench --grid=full --sweep --benchmark_filter="$F" \
     --benchmark_out=$W/plan-$pass.json --benchmark_out_format=json > $W/plan-$pass.txt 2>&1

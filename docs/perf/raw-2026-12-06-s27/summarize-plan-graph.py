@@ -42,6 +42,11 @@ for lo, hi in [(1, 64), (256, 1024)]:
             "%s %.3f" % (k, st.median([r[k] for r in sel])) for k in keys))
         print("  plan above 1.0 x plain: %d, above 1.15: %d" % (
             sum(r["plan_vs_plain"] > 1.0 for r in sel), sum(r["plan_vs_plain"] > 1.15 for r in sel)))
+make = [(med(n, "plan_make_us"), med(n, "plan_kernel_make_us")) for n in runs
+        if n.startswith("merge/") and med(n, "plan_make_us") is not None]
+if make and None not in make[0]:
+    print("host us to make a plan (median of entries): with its graph %.1f, Kokkos' launch %.1f" % (
+        st.median(m[0] for m in make), st.median(m[1] for m in make)))
 for f in sorted(glob.glob("plan-*.json")):
     bs = json.load(open(f))["benchmarks"]
     sel = [b for b in bs if b["name"].startswith("merge/") and "plan_vs_plain" in b

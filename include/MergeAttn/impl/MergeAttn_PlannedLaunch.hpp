@@ -7,6 +7,7 @@
 #include <MergeAttn/MergeAttn_Options.hpp>
 #include <functional>
 #include <string>
+#include <utility>
 
 #if defined(KOKKOS_ENABLE_CUDA)
 #include <cuda_runtime.h>
@@ -173,8 +174,12 @@ void plan_cuda_graph(PlannedLaunch& target, const Kokkos::Cuda& exec, const Enqu
     if (forced) throw;
     return;
   }
-  // The plan's copy of `exec` keeps its stream alive.
-  target.launch = [graph, exec] { graph->launch(exec.cuda_stream()); };
+  // The graph holds the kernel's arguments, not the Views they point to: the kernel launch (its
+  // policy and functor, so the Views) stays in the replay's closure to keep the Views' allocations
+  // alive as long as the plan; the plan's copy of `exec` keeps its stream alive.
+  target.launch = [graph, exec, views = std::move(target.launch)] {
+    graph->launch(exec.cuda_stream());
+  };
   target.graph = true;
 }
 
