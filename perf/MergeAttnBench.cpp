@@ -180,31 +180,29 @@ void bench_merge(benchmark::State& state, const Shape s,
   // made once; on CUDA by default a graph of the launch, replayed), where launch cost matters:
   // merges under 50 us. plan_graph: 1 where the plan replays a CUDA graph.
   const int reps = std::max(reps_for(bytes), int(state.iterations()));
-  Timing plan_t, plan_kernel_t;
-  if (shape == nullptr && merge_t.total_s < 50e-6) {
-    // plan_make_us: the host time of making the plan (once per plan; a graph's capture included).
+  // One plan made with `launch` and timed: counters <name>_make_us (the host time of making it,
+  // once per plan; a graph's capture included), <name>_us, <name>_host_us and <name>_graph (1
+  // where it replays a CUDA graph).
+  const auto time_plan = [&](const std::string& name, const MergeAttn::PlanLaunch launch) {
+    MergeAttn::MergeOptions options;
+    options.plan_launch = launch;
     Kokkos::Timer made;
-    const auto plan = MergeAttn::plan_merge_attn_states(exec, out, pre, pl, suf, sl, ol);
-    state.counters["plan_make_us"] = made.seconds() * 1e6;
-    plan_t = time_median([&] { plan.execute(); }, 3, reps);
-    state.counters["plan_us"] = plan_t.total_s * 1e6;
-    state.counters["plan_host_us"] = plan_t.host_s * 1e6;
-    state.counters["plan_graph"] = plan.launch_mode() == MergeAttn::PlanLaunch::cuda_graph;
-  }
+    const auto plan = MergeAttn::plan_merge_attn_states(exec, out, pre, pl, suf, sl, ol, options);
+    state.counters[name + "_make_us"] = made.seconds() * 1e6;
+    const Timing t = time_median([&] { plan.execute(); }, 3, reps);
+    state.counters[name + "_us"] = t.total_s * 1e6;
+    state.counters[name + "_host_us"] = t.host_s * 1e6;
+    state.counters[name + "_graph"] = plan.launch_mode() == MergeAttn::PlanLaunch::cuda_graph;
+    return t;
+  };
+  Timing plan_t, plan_kernel_t;
+  if (shape == nullptr && merge_t.total_s < 50e-6)
+    plan_t = time_plan("plan", MergeAttn::PlanLaunch::automatic);
 #if defined(KOKKOS_ENABLE_CUDA)
   if constexpr (std::is_same<Exec, Kokkos::Cuda>::value) {
     // The plan with Kokkos' launch at every execute() (PlanLaunch::kernel): plan_kernel_us,
-    // plan_kernel_host_us, plan_kernel_vs_plain.
-    if (plan_t.total_s > 0) {
-      MergeAttn::MergeOptions kernel;
-      kernel.plan_launch = MergeAttn::PlanLaunch::kernel;
-      Kokkos::Timer made;
-      const auto plan = MergeAttn::plan_merge_attn_states(exec, out, pre, pl, suf, sl, ol, kernel);
-      state.counters["plan_kernel_make_us"] = made.seconds() * 1e6;
-      plan_kernel_t = time_median([&] { plan.execute(); }, 3, reps);
-      state.counters["plan_kernel_us"] = plan_kernel_t.total_s * 1e6;
-      state.counters["plan_kernel_host_us"] = plan_kernel_t.host_s * 1e6;
-    }
+    // plan_kernel_host_us, plan_kernel_make_us, plan_kernel_vs_plain.
+    if (plan_t.total_s > 0) plan_kernel_t = time_plan("plan_kernel", MergeAttn::PlanLaunch::kernel);
     // The plain-CUDA baseline on identical bytes, when its layout constraint holds.
     if (s.head_size % (16 / sizeof(T)) == 0) {
       const Timing plain = time_median(
