@@ -161,12 +161,20 @@ std::shared_ptr<const CudaGraphExec> capture_cuda_graph(const Kokkos::Cuda& exec
 /// Gives `target` the replay of a CUDA graph of the planned launch (what `enqueue(space)` launches
 /// on a Kokkos::Cuda instance `space`) where it asks for one (PlanLaunch): automatic leaves
 /// Kokkos' launch where a Kokkos Tools library is loaded or the capture fails; cuda_graph throws
-/// the capture's std::runtime_error instead.
+/// std::runtime_error instead (before capturing where a Kokkos Tools library is loaded).
 template <class Enqueue>
 void plan_cuda_graph(PlannedLaunch& target, const Kokkos::Cuda& exec, const Enqueue& enqueue) {
   if (target.wanted == PlanLaunch::kernel) return;
   const bool forced = target.wanted == PlanLaunch::cuda_graph;
-  if (!forced && Kokkos::Tools::profileLibraryLoaded()) return;
+  if (Kokkos::Tools::profileLibraryLoaded()) {
+    if (!forced) return;
+    // Kokkos fences the device before each launch to call the tool (cudaDeviceSynchronize), which
+    // fails while a stream captures.
+    throw std::runtime_error(
+        "MergeAttn: plan capture: PlanLaunch::cuda_graph cannot be had with a Kokkos Tools library "
+        "loaded (Kokkos fences the device before each launch to call the tool, which a CUDA graph "
+        "capture does not allow); use PlanLaunch::automatic or PlanLaunch::kernel");
+  }
   std::shared_ptr<const CudaGraphExec> graph;
   try {
     graph = capture_cuda_graph(exec, enqueue);
