@@ -134,6 +134,27 @@ Timing timed_iterations(benchmark::State& state, F&& f, const int warmup = 3) {
   return {median(total), median(host)};
 }
 
+// Plans timed beside a call: where launch cost matters (calls under this many seconds).
+constexpr double plan_time_limit_s = 50e-6;
+
+// Makes one plan with `launch` (make(options) returns it) and times its execute(): counters
+// <name>_make_us (the host time of making it, once per plan; a graph's capture included),
+// <name>_us, <name>_host_us and <name>_graph (1 where it replays a CUDA graph).
+template <class MakePlan>
+Timing time_plan(benchmark::State& state, const std::string& name,
+                 const MergeAttn::PlanLaunch launch, const int reps, const MakePlan& make) {
+  MergeAttn::MergeOptions options;
+  options.plan_launch = launch;
+  Kokkos::Timer made;
+  const auto plan = make(options);
+  state.counters[name + "_make_us"] = made.seconds() * 1e6;
+  const Timing t = time_median([&] { plan.execute(); }, 3, reps);
+  state.counters[name + "_us"] = t.total_s * 1e6;
+  state.counters[name + "_host_us"] = t.host_s * 1e6;
+  state.counters[name + "_graph"] = plan.launch_mode() == MergeAttn::PlanLaunch::cuda_graph;
+  return t;
+}
+
 // The counters every merge reports.
 void report(benchmark::State& state, const double bytes, const Timing merge, const double copy_s) {
   const double merge_s = merge.total_s;
@@ -177,32 +198,20 @@ void bench_merge(benchmark::State& state, const Shape s,
   const Timing merge_t = timed_iterations(state, merge);
   report(state, bytes, merge_t, copy_s);
   // The same merge through a plan (MergeAttn::MergePlan: checks, launch shape, functor and policy
-  // made once; on CUDA by default a graph of the launch, replayed), where launch cost matters:
-  // merges under 50 us. plan_graph: 1 where the plan replays a CUDA graph.
+  // made once; on CUDA by default a graph of the launch, replayed), where launch cost matters.
   const int reps = std::max(reps_for(bytes), int(state.iterations()));
-  // One plan made with `launch` and timed: counters <name>_make_us (the host time of making it,
-  // once per plan; a graph's capture included), <name>_us, <name>_host_us and <name>_graph (1
-  // where it replays a CUDA graph).
-  const auto time_plan = [&](const std::string& name, const MergeAttn::PlanLaunch launch) {
-    MergeAttn::MergeOptions options;
-    options.plan_launch = launch;
-    Kokkos::Timer made;
-    const auto plan = MergeAttn::plan_merge_attn_states(exec, out, pre, pl, suf, sl, ol, options);
-    state.counters[name + "_make_us"] = made.seconds() * 1e6;
-    const Timing t = time_median([&] { plan.execute(); }, 3, reps);
-    state.counters[name + "_us"] = t.total_s * 1e6;
-    state.counters[name + "_host_us"] = t.host_s * 1e6;
-    state.counters[name + "_graph"] = plan.launch_mode() == MergeAttn::PlanLaunch::cuda_graph;
-    return t;
+  const auto make = [&](const MergeAttn::MergeOptions& options) {
+    return MergeAttn::plan_merge_attn_states(exec, out, pre, pl, suf, sl, ol, options);
   };
   Timing plan_t, plan_kernel_t;
-  if (shape == nullptr && merge_t.total_s < 50e-6)
-    plan_t = time_plan("plan", MergeAttn::PlanLaunch::automatic);
+  if (shape == nullptr && merge_t.total_s < plan_time_limit_s)
+    plan_t = time_plan(state, "plan", MergeAttn::PlanLaunch::automatic, reps, make);
 #if defined(KOKKOS_ENABLE_CUDA)
   if constexpr (std::is_same<Exec, Kokkos::Cuda>::value) {
     // The plan with Kokkos' launch at every execute() (PlanLaunch::kernel): plan_kernel_us,
     // plan_kernel_host_us, plan_kernel_make_us, plan_kernel_vs_plain.
-    if (plan_t.total_s > 0) plan_kernel_t = time_plan("plan_kernel", MergeAttn::PlanLaunch::kernel);
+    if (plan_t.total_s > 0)
+      plan_kernel_t = time_plan(state, "plan_kernel", MergeAttn::PlanLaunch::kernel, reps, make);
     // The plain-CUDA baseline on identical bytes, when its layout constraint holds.
     if (s.head_size % (16 / sizeof(T)) == 0) {
       const Timing plain = time_median(
@@ -279,6 +288,36 @@ void bench_nway(benchmark::State& state, const Shape s, const std::int64_t S,
   state.counters["states"] = double(S);
   state.counters["fold_us"] = fold_s * 1e6;
   state.counters["speedup_vs_fold"] = fold_s / merge_t.total_s;
+  // Launches under 50 us (decode: few tokens, many splits) also through a plan, made as users get
+  // it (on CUDA a graph replay) and on CUDA with Kokkos' launch: counters as in bench_merge, and
+  // plan_vs_call / plan_kernel_vs_call (time / the call's).
+  if (shape == nullptr && merge_t.total_s < plan_time_limit_s) {
+    const int reps = std::max(reps_for(bytes), int(state.iterations()));
+    const auto make = [&](const MergeAttn::MergeOptions& options) {
+      return MergeAttn::plan_merge_attn_states(exec, out, states, lse, ol, options);
+    };
+    const Timing plan_t = time_plan(state, "plan", MergeAttn::PlanLaunch::automatic, reps, make);
+    state.counters["plan_vs_call"] = plan_t.total_s / merge_t.total_s;
+#if defined(KOKKOS_ENABLE_CUDA)
+    if constexpr (std::is_same<Exec, Kokkos::Cuda>::value) {
+      const Timing kernel_t =
+          time_plan(state, "plan_kernel", MergeAttn::PlanLaunch::kernel, reps, make);
+      state.counters["plan_kernel_vs_call"] = kernel_t.total_s / merge_t.total_s;
+    }
+#endif
+  }
+}
+
+// The N-way entry "nway/<type>/S<S>/<shape>" (the built-in launch shape).
+template <class T>
+void register_nway_shape(const Shape& shape, const std::int64_t S) {
+  const std::string name =
+      std::string("nway/") + type_name<T>() + "/S" + std::to_string(S) + "/" + shape_name(shape);
+  benchmark::RegisterBenchmark(name.c_str(),
+                               [shape, S](benchmark::State& st) { bench_nway<T>(st, shape, S); })
+      ->UseManualTime()
+      ->Unit(benchmark::kMicrosecond)
+      ->MinTime(0.05);
 }
 
 template <class T>
@@ -291,14 +330,13 @@ void register_nway(const std::string& grid_name) {
                         : S > 16 ? Shape{4096, 32, 128}
                                  : Shape{16384, 32, 128};
     if (grid_name == "smoke" && S > 2) continue;
-    const std::string name =
-        std::string("nway/") + type_name<T>() + "/S" + std::to_string(S) + "/" + shape_name(shape);
-    benchmark::RegisterBenchmark(name.c_str(),
-                                 [shape, S](benchmark::State& st) { bench_nway<T>(st, shape, S); })
-        ->UseManualTime()
-        ->Unit(benchmark::kMicrosecond)
-        ->MinTime(0.05);
+    register_nway_shape<T>(shape, S);
   }
+  // The full grid: split-KV decode's launches too (few tokens, many states), where the launch
+  // costs more than the bytes and plans are timed beside the call.
+  if (full)
+    for (std::int64_t S : {4, 16, 64})
+      for (std::int64_t tokens : {1, 16, 64}) register_nway_shape<T>(Shape{tokens, 32, 128}, S);
 }
 
 std::vector<Shape> grid(const std::string& name) {

@@ -1,6 +1,7 @@
 #!/usr/bin/python3
 """Turns merge_attn_bench's JSON into a PNG (GB/s against bytes moved, per value type, with the
-copy roofline measured in the same run) and a markdown table.
+copy roofline measured in the same run) and a markdown table (2-way merges; N-way merges in a
+second table).
 
     /usr/bin/python3 perf/plot_bench.py bench.json out_prefix   # writes out_prefix.png and .md
 
@@ -11,11 +12,25 @@ import sys
 
 
 def load(path):
+    """The run's context, its 2-way rows ("merge/...") and its N-way rows ("nway/...")."""
     data = json.load(open(path))
-    rows = []
+    rows, nway = [], []
     for b in data["benchmarks"]:
         parts = b["name"].split("/")
-        if parts[0] != "merge" or b.get("run_type") == "aggregate":
+        if b.get("run_type") == "aggregate":
+            continue
+        if parts[0] == "nway":
+            tokens, heads, dim = (int(x) for x in parts[3].split("x"))
+            nway.append({
+                "type": parts[1], "states": int(parts[2][1:]), "tokens": tokens, "heads": heads,
+                "dim": dim, "bytes": b["bytes"], "gbs": b["GB/s"], "copy": b["copy_GB/s"],
+                "pct": b["pct_of_copy"], "us": b["median_us"], "host_us": b.get("host_us"),
+                "fold_us": b.get("fold_us"), "vs_fold": b.get("speedup_vs_fold"),
+                "plan_vs_call": b.get("plan_vs_call"),
+                "plan_kernel_vs_call": b.get("plan_kernel_vs_call"),
+            })
+            continue
+        if parts[0] != "merge":
             continue
         tokens, heads, dim = (int(x) for x in parts[2].split("x"))
         rows.append({
@@ -25,22 +40,38 @@ def load(path):
             "host_us": b.get("host_us"), "plan_vs_plain": b.get("plan_vs_plain"),
             "plan_kernel_vs_plain": b.get("plan_kernel_vs_plain"),
         })
-    return data["context"], rows
+    return data["context"], rows, nway
+
+
+def ratio(x):
+    return "%.3f" % x if x else "–"
 
 
 def table(rows):
     out = ["| type | tokens×heads×head_size | MB moved | median µs | host µs | GB/s | copy GB/s | % of copy | time / plain CUDA | plan / plain CUDA | kernel plan / plain CUDA |",
            "|---|---|---|---|---|---|---|---|---|---|---|"]
-
-    def ratio(x):
-        return "%.3f" % x if x else "–"
-
     for r in rows:
         host = "%.1f" % r["host_us"] if r["host_us"] is not None else "–"  # older JSONs: none
         out.append("| %s | %d×%d×%d | %.2f | %.1f | %s | %.0f | %.0f | %.1f | %s | %s | %s |" % (
             r["type"], r["tokens"], r["heads"], r["dim"], r["bytes"] / 1e6, r["us"], host, r["gbs"],
             r["copy"], r["pct"], ratio(r["vs_plain"]), ratio(r["plan_vs_plain"]),
             ratio(r["plan_kernel_vs_plain"])))
+    return "\n".join(out) + "\n"
+
+
+def nway_table(rows):
+    """N states merged in one pass: bytes = S reads + 1 write; speed-up over folding the same
+    states with S - 1 two-way merges; plans (where the call is under 50 µs) against the call."""
+    out = ["| type | states | tokens×heads×head_size | MB moved | median µs | host µs | GB/s | copy GB/s | % of copy | fold µs | × faster than fold | plan / call | kernel plan / call |",
+           "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    for r in sorted(rows, key=lambda r: (r["type"], r["states"], r["tokens"])):
+        host = "%.1f" % r["host_us"] if r["host_us"] is not None else "–"
+        fold = "%.1f" % r["fold_us"] if r["fold_us"] is not None else "–"
+        vs_fold = "%.2f" % r["vs_fold"] if r["vs_fold"] is not None else "–"
+        out.append("| %s | %d | %d×%d×%d | %.2f | %.1f | %s | %.0f | %.0f | %.1f | %s | %s | %s | %s |" % (
+            r["type"], r["states"], r["tokens"], r["heads"], r["dim"], r["bytes"] / 1e6, r["us"],
+            host, r["gbs"], r["copy"], r["pct"], fold, vs_fold, ratio(r["plan_vs_call"]),
+            ratio(r["plan_kernel_vs_call"])))
     return "\n".join(out) + "\n"
 
 
@@ -89,11 +120,18 @@ def plot(context, rows, png):
 
 
 def main():
-    context, rows = load(sys.argv[1])
+    context, rows, nway = load(sys.argv[1])
     prefix = sys.argv[2]
     with open(prefix + ".md", "w") as f:
         f.write("\n\n".join(describe(context)) + "\n\n")
         f.write(table(rows))
+        if nway:
+            f.write("\nN states (`merge_attn_states` with states `[S][tokens][heads][head_size]`):"
+                    "\n\n")
+            f.write(nway_table(nway))
+    if not rows:
+        print("no 2-way entries: wrote only " + prefix + ".md")
+        return
     try:
         plot(context, rows, prefix + ".png")
     except ImportError:
