@@ -447,7 +447,7 @@ constexpr PrefetchForm prefetch_forms[] = {
 // pair per team thread, LanePairs with K = 8; "_ps2": 16-bit LanePairs in batches of 2 states;
 // "_r": 16-bit LanePairs with the state ring); "auto" is the built-in choice. S = 15: on the H200
 // 16-bit rows of 8 vector lanes with 15 states have no room for the ring in batches of 2, and the
-// built-in shape takes it in batches of 4.
+// built-in shape takes it in batches of 4. Also split-KV decode's launches (below).
 template <class T>
 void register_nway_sweep() {
   for (std::int64_t S : {4, 8, 15, 16, 64}) {
@@ -480,6 +480,34 @@ void register_nway_sweep() {
       register_nway_entry<T>(s, S, shape_label(ls), &ls);
     }
   }
+  // Split-KV decode (few tokens, many states: latency, not bandwidth): 1, 16 and 64 tokens of 32
+  // heads x 128, S 4, 16 and 64; one pair per team thread on 8, 16 or 32 vector lanes, teams of
+  // 128 or 32 threads, without and with the row prefetch. GPU-like spaces only (host teams have
+  // one thread).
+  constexpr bool gpu_like = !Kokkos::SpaceAccessibility<Kokkos::HostSpace, Mem>::accessible;
+  for (std::int64_t S :
+       gpu_like ? std::vector<std::int64_t>{4, 16, 64} : std::vector<std::int64_t>{})
+    for (std::int64_t tokens : {1, 16, 64}) {
+      const Shape s{tokens, 32, 128};
+      register_nway_entry<T>(s, S, "auto", nullptr);
+      const MergeAttn::Impl::LaunchShape def = builtin_nway_shape<T>(s, S);
+      for (int vec : {8, 16, 32})
+        for (int threads : {128, 32})
+          for (bool prefetch : {false, true}) {
+            MergeAttn::Impl::LaunchShape ls = def;
+            ls.vector_length = vec;
+            ls.team_size = threads / vec;
+            ls.tokens_per_group = 1;
+            while (ls.tokens_per_group < 32 / vec && 2 * ls.tokens_per_group <= tokens)
+              ls.tokens_per_group *= 2;
+            ls.pairs_per_thread = 1;
+            ls.prefetch_rows = false;
+            ls.prefetch_states = prefetch;
+            ls.narrow_state_batches = false;
+            ls.state_ring = false;
+            register_nway_entry<T>(s, S, shape_label(ls), &ls);
+          }
+    }
   // The built-in shape between 2^17 and 2^19 pairs, where the 16-bit form follows the waves of
   // teams (session 16): token counts of a fraction of a wave more than whole waves on the H200
   // (4352: 1.03 waves of 8 teams per SM; 7168: 2.26 waves of 6), head sizes 64 and 128; and head
