@@ -418,12 +418,13 @@ std::string shape_label(const MergeAttn::Impl::LaunchShape& ls) {
 // the built-in one).
 template <class T>
 void register_nway_entry(const Shape& s, const std::int64_t S, const std::string& label,
-                         const MergeAttn::Impl::LaunchShape* ls) {
-  register_with_shape(std::string("nway-sweep/") + type_name<T>() + "/S" + std::to_string(S) + "/" +
-                          shape_name(s) + "/" + label,
-                      ls, [s, S](benchmark::State& st, const MergeAttn::Impl::LaunchShape* shape) {
-                        bench_nway<T>(st, s, S, shape);
-                      });
+                         const MergeAttn::Impl::LaunchShape* ls,
+                         const std::string& prefix = "nway-sweep") {
+  register_with_shape(
+      prefix + "/" + type_name<T>() + "/S" + std::to_string(S) + "/" + shape_name(s) + "/" + label,
+      ls, [s, S](benchmark::State& st, const MergeAttn::Impl::LaunchShape* shape) {
+        bench_nway<T>(st, s, S, shape);
+      });
 }
 
 // The built-in launch shape of an N-way merge of S states of shape s.
@@ -480,16 +481,16 @@ void register_nway_sweep() {
       register_nway_entry<T>(s, S, shape_label(ls), &ls);
     }
   }
-  // Split-KV decode (few tokens, many states: latency, not bandwidth): 1, 16 and 64 tokens of 32
-  // heads x 128, S 4, 16 and 64; one pair per team thread on 8, 16 or 32 vector lanes, teams of
-  // 128 or 32 threads, without and with the row prefetch. GPU-like spaces only (host teams have
-  // one thread).
+  // "nway-pairs/...": from split-KV decode's launches (few tokens, many states: latency, not
+  // bandwidth) up: 1 to 4096 tokens of 32 heads x 128, S 4, 16 and 64; one pair per team thread
+  // on 8, 16 or 32 vector lanes, teams of 128 or 32 threads, without and with the row prefetch.
+  // GPU-like spaces only (host teams have one thread).
   constexpr bool gpu_like = !Kokkos::SpaceAccessibility<Kokkos::HostSpace, Mem>::accessible;
   for (std::int64_t S :
        gpu_like ? std::vector<std::int64_t>{4, 16, 64} : std::vector<std::int64_t>{})
-    for (std::int64_t tokens : {1, 16, 64}) {
+    for (std::int64_t tokens : {1, 16, 64, 256, 1024, 4096}) {
       const Shape s{tokens, 32, 128};
-      register_nway_entry<T>(s, S, "auto", nullptr);
+      register_nway_entry<T>(s, S, "auto", nullptr, "nway-pairs");
       const MergeAttn::Impl::LaunchShape def = builtin_nway_shape<T>(s, S);
       for (int vec : {8, 16, 32})
         for (int threads : {128, 32})
@@ -505,7 +506,7 @@ void register_nway_sweep() {
             ls.prefetch_states = prefetch;
             ls.narrow_state_batches = false;
             ls.state_ring = false;
-            register_nway_entry<T>(s, S, shape_label(ls), &ls);
+            register_nway_entry<T>(s, S, shape_label(ls), &ls, "nway-pairs");
           }
     }
   // The built-in shape between 2^17 and 2^19 pairs, where the 16-bit form follows the waves of
