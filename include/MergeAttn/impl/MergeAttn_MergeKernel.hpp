@@ -1462,6 +1462,10 @@ struct LaunchShape {
   bool state_ring = false;
 };
 
+/// Pairs up to which a launch of a fixed number of states other than 2 is small: one pair per
+/// warp (choose_launch_shape; 64 tokens of 32 heads).
+constexpr std::int64_t small_nway_pairs = 2048;
+
 /// GPU mapping, from sweeps and profiles on the H200 (docs/perf/README.md): vector lanes over the
 /// 16-byte packs of a row, each lane moving about 2 packs (16-bit types, float in the 2-way merge)
 /// or 4 (double, float with N states), at least 8 lanes, 128 threads per block; token groups as
@@ -1494,6 +1498,14 @@ LaunchShape choose_launch_shape(const int value_size, const int vector_iters,
   // 1.24 -> 1.18; 16 tokens -0.01..-0.03; 64 tokens within noise).
   if (num_states == 2 && num_pairs * vector_iters <= (std::int64_t(1) << 15))
     shape.vector_length = 32;
+  // Small N-state launches (a fixed count other than 2, at most small_nway_pairs pairs: split-KV
+  // decode, a few tokens with many states): a whole warp per pair too. With 8 lanes such a launch
+  // has a few warps per multiprocessor, each walking its pairs' states one after the other
+  // (H100, docs/perf/raw-2026-12-06-s28, 3 passes, 32 heads x 128, S 4 / 16 / 64, float and bf16,
+  // time / the 8-lane shape: 1-64 tokens median 0.82, float S64 0.60-0.65, bf16 S64 0.75-0.76; at
+  // 256-4096 tokens the 32-lane shapes took 1.28 x as long). Not measured: a count varying per
+  // token (varlen).
+  if (num_states != 2 && num_states > 0 && num_pairs <= small_nway_pairs) shape.vector_length = 32;
   shape.team_size = 128 / shape.vector_length;
   const int warp_threads = 32 / shape.vector_length;
   while (shape.tokens_per_group < warp_threads && 2 * shape.tokens_per_group <= num_tokens)
