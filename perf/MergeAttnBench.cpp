@@ -482,14 +482,18 @@ void register_nway_sweep() {
     }
   }
   // "nway-pairs/...": from split-KV decode's launches (few tokens, many states: latency, not
-  // bandwidth) up: 1 to 4096 tokens of 32 heads x 128, S 4, 16 and 64; one pair per team thread
-  // on 8, 16 or 32 vector lanes, teams of 128 or 32 threads, without and with the row prefetch.
-  // GPU-like spaces only (host teams have one thread).
+  // bandwidth) up: 1 to 4096 tokens of 32 heads x 128 (head sizes 64 and 256: 1 to 256 tokens),
+  // S 4, 16 and 64; one pair per team thread on 8, 16 or 32 vector lanes, teams of 128 or 32
+  // threads, without and with the row prefetch. GPU-like spaces only (host teams have one thread).
   constexpr bool gpu_like = !Kokkos::SpaceAccessibility<Kokkos::HostSpace, Mem>::accessible;
+  std::vector<Shape> pair_shapes;
+  for (std::int64_t d : {128, 64, 256})
+    for (std::int64_t tokens : {1, 16, 64, 256, 1024, 4096})
+      if (d == 128 || tokens <= 256) pair_shapes.push_back({tokens, 32, d});
   for (std::int64_t S :
        gpu_like ? std::vector<std::int64_t>{4, 16, 64} : std::vector<std::int64_t>{})
-    for (std::int64_t tokens : {1, 16, 64, 256, 1024, 4096}) {
-      const Shape s{tokens, 32, 128};
+    for (const Shape& s : pair_shapes) {
+      const std::int64_t tokens = s.tokens;
       register_nway_entry<T>(s, S, "auto", nullptr, "nway-pairs");
       const MergeAttn::Impl::LaunchShape def = builtin_nway_shape<T>(s, S);
       for (int vec : {8, 16, 32})
