@@ -376,32 +376,32 @@ TYPED_TEST(MergeMany, SmallNWayLaunchesTakeAWarpPerPair) {
   const auto shape = [](int size, std::int64_t tokens, std::int64_t heads, std::int64_t states) {
     return choose_launch_shape<TypeParam>(size, 128 * size / 16, tokens, heads, states);
   };
-  if (host_like) {
+  if constexpr (host_like) {
     EXPECT_EQ(shape(4, 1, 32, 64).vector_length, 1);
     EXPECT_EQ(shape(4, 1, 32, 64).team_size, 1);
-    return;
-  }
-  for (int size : {2, 4, 8})
-    for (std::int64_t states : {1, 3, 4, 16, 64, 4096}) {
-      const std::string ctx =
-          "value size " + std::to_string(size) + ", " + std::to_string(states) + " states";
-      for (std::int64_t tokens : {std::int64_t(1), std::int64_t(16), small_nway_pairs / 32}) {
-        const auto s = shape(size, tokens, 32, states);
-        EXPECT_EQ(s.vector_length, 32) << ctx << ", " << tokens << " tokens";
-        EXPECT_EQ(s.team_size, 4) << ctx << ", " << tokens << " tokens";
-        EXPECT_EQ(s.tokens_per_group, 1) << ctx;
-        EXPECT_EQ(s.pairs_per_thread, 1) << ctx;
-        EXPECT_FALSE(s.prefetch_states) << ctx;
+  } else {
+    for (int size : {2, 4, 8})
+      for (std::int64_t states : {1, 3, 4, 16, 64, 4096}) {
+        const std::string ctx =
+            "value size " + std::to_string(size) + ", " + std::to_string(states) + " states";
+        for (std::int64_t tokens : {std::int64_t(1), std::int64_t(16), small_nway_pairs / 32}) {
+          const auto s = shape(size, tokens, 32, states);
+          EXPECT_EQ(s.vector_length, 32) << ctx << ", " << tokens << " tokens";
+          EXPECT_EQ(s.team_size, 4) << ctx << ", " << tokens << " tokens";
+          EXPECT_EQ(s.tokens_per_group, 1) << ctx;
+          EXPECT_EQ(s.pairs_per_thread, 1) << ctx;
+          EXPECT_FALSE(s.prefetch_states) << ctx;
+        }
+        // One head: fewer pairs than team threads, so fewer team threads (as the 2-way rule).
+        EXPECT_EQ(shape(size, 1, 1, states).vector_length, 32) << ctx;
+        EXPECT_EQ(shape(size, 1, 1, states).team_size, 1) << ctx;
+        EXPECT_LT(shape(size, small_nway_pairs / 32 + 1, 32, states).vector_length, 32) << ctx;
+        EXPECT_LT(shape(size, 256, 32, states).vector_length, 32) << ctx;
       }
-      // One head: fewer pairs than team threads, so fewer team threads (as the 2-way rule).
-      EXPECT_EQ(shape(size, 1, 1, states).vector_length, 32) << ctx;
-      EXPECT_EQ(shape(size, 1, 1, states).team_size, 1) << ctx;
-      EXPECT_LT(shape(size, small_nway_pairs / 32 + 1, 32, states).vector_length, 32) << ctx;
-      EXPECT_LT(shape(size, 256, 32, states).vector_length, 32) << ctx;
-    }
-  EXPECT_LT(shape(2, 1, 32, 0).vector_length, 32);   // varlen: not measured, unchanged
-  EXPECT_LT(shape(4, 64, 32, 2).vector_length, 32);  // 2-way: its own rule (2^16 items here)
-  EXPECT_EQ(shape(2, 64, 32, 2).vector_length, 32);  // 2^15 items
+    EXPECT_LT(shape(2, 1, 32, 0).vector_length, 32);   // varlen: not measured, unchanged
+    EXPECT_LT(shape(4, 64, 32, 2).vector_length, 32);  // 2-way: its own rule (2^16 items here)
+    EXPECT_EQ(shape(2, 64, 32, 2).vector_length, 32);  // 2^15 items
+  }
 }
 
 // Where the built-in N-state shapes take the L2 row prefetch (choose_launch_shape's rule, H200
