@@ -22,6 +22,8 @@
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include "PlainCudaMerge.hpp"
@@ -155,6 +157,21 @@ Timing time_plan(benchmark::State& state, const std::string& name,
   return t;
 }
 
+// The plans of a merge under plan_time_limit_s, made by make(options): as users get it (on CUDA a
+// graph replay: counters plan_*) and, on CUDA, with Kokkos' launch at every execute()
+// (PlanLaunch::kernel: plan_kernel_*; zero Timing elsewhere).
+template <class MakePlan>
+std::pair<Timing, Timing> time_plans(benchmark::State& state, const int reps,
+                                     const MakePlan& make) {
+  std::pair<Timing, Timing> t;
+  t.first = time_plan(state, "plan", MergeAttn::PlanLaunch::automatic, reps, make);
+#if defined(KOKKOS_ENABLE_CUDA)
+  if constexpr (std::is_same<Exec, Kokkos::Cuda>::value)
+    t.second = time_plan(state, "plan_kernel", MergeAttn::PlanLaunch::kernel, reps, make);
+#endif
+  return t;
+}
+
 // The counters every merge reports.
 void report(benchmark::State& state, const double bytes, const Timing merge, const double copy_s) {
   const double merge_s = merge.total_s;
@@ -205,13 +222,9 @@ void bench_merge(benchmark::State& state, const Shape s,
   };
   Timing plan_t, plan_kernel_t;
   if (shape == nullptr && merge_t.total_s < plan_time_limit_s)
-    plan_t = time_plan(state, "plan", MergeAttn::PlanLaunch::automatic, reps, make);
+    std::tie(plan_t, plan_kernel_t) = time_plans(state, reps, make);
 #if defined(KOKKOS_ENABLE_CUDA)
   if constexpr (std::is_same<Exec, Kokkos::Cuda>::value) {
-    // The plan with Kokkos' launch at every execute() (PlanLaunch::kernel): plan_kernel_us,
-    // plan_kernel_host_us, plan_kernel_make_us, plan_kernel_vs_plain.
-    if (plan_t.total_s > 0)
-      plan_kernel_t = time_plan(state, "plan_kernel", MergeAttn::PlanLaunch::kernel, reps, make);
     // The plain-CUDA baseline on identical bytes, when its layout constraint holds.
     if (s.head_size % (16 / sizeof(T)) == 0) {
       const Timing plain = time_median(
@@ -296,15 +309,10 @@ void bench_nway(benchmark::State& state, const Shape s, const std::int64_t S,
     const auto make = [&](const MergeAttn::MergeOptions& options) {
       return MergeAttn::plan_merge_attn_states(exec, out, states, lse, ol, options);
     };
-    const Timing plan_t = time_plan(state, "plan", MergeAttn::PlanLaunch::automatic, reps, make);
+    const auto [plan_t, kernel_t] = time_plans(state, reps, make);
     state.counters["plan_vs_call"] = plan_t.total_s / merge_t.total_s;
-#if defined(KOKKOS_ENABLE_CUDA)
-    if constexpr (std::is_same<Exec, Kokkos::Cuda>::value) {
-      const Timing kernel_t =
-          time_plan(state, "plan_kernel", MergeAttn::PlanLaunch::kernel, reps, make);
+    if (kernel_t.total_s > 0)
       state.counters["plan_kernel_vs_call"] = kernel_t.total_s / merge_t.total_s;
-    }
-#endif
   }
 }
 
@@ -490,9 +498,8 @@ void register_nway_sweep() {
   for (std::int64_t d : {128, 64, 256})
     for (std::int64_t tokens : {1, 16, 64, 256, 1024, 4096})
       if (d == 128 || tokens <= 256) pair_shapes.push_back({tokens, 32, d});
-  for (std::int64_t S :
-       gpu_like ? std::vector<std::int64_t>{4, 16, 64} : std::vector<std::int64_t>{})
-    for (const Shape& s : pair_shapes) {
+  for (std::int64_t S : {4, 16, 64})
+    for (const Shape& s : gpu_like ? pair_shapes : std::vector<Shape>{}) {
       const std::int64_t tokens = s.tokens;
       register_nway_entry<T>(s, S, "auto", nullptr, "nway-pairs");
       const MergeAttn::Impl::LaunchShape def = builtin_nway_shape<T>(s, S);
