@@ -201,7 +201,8 @@ TYPED_TEST(MergeMany, NWayAgainstReference) {
 }
 
 // N-state launches on GPUs have launch bounds of 128 threads per team: a forced shape above that is
-// refused before any launch (the built-in shapes never exceed it).
+// refused before any launch (the built-in shapes never exceed it); on host spaces a team larger
+// than the thread pool is refused too.
 TYPED_TEST(MergeMany, NWayForcedShapeAboveLaunchBoundsIsRefused) {
   using Mem = DeviceMemory<TypeParam>;
   constexpr bool host_like = Kokkos::SpaceAccessibility<Kokkos::HostSpace, Mem>::accessible;
@@ -214,7 +215,17 @@ TYPED_TEST(MergeMany, NWayForcedShapeAboveLaunchBoundsIsRefused) {
   MergeAttn::Impl::merge_attn_states_nway_impl(TypeParam(), out, states, lse, olse, {}, &fits);
   TypeParam().fence();
   EXPECT_NEAR(to_host(olse)(1, 3), std::log(3.0f), 1e-6f);  // three states of LSE 0
-  if constexpr (!host_like) {
+  if constexpr (host_like) {
+    // A host team larger than the thread pool: refused (Kokkos' policy constructor would abort).
+    const MergeAttn::Impl::LaunchShape too_many{TypeParam().concurrency() + 1, 1};
+    try {
+      MergeAttn::Impl::merge_attn_states_nway_impl(TypeParam(), out, states, lse, olse, {},
+                                                   &too_many);
+      ADD_FAILURE() << "a host team larger than the thread pool was accepted";
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find("team threads"), std::string::npos) << e.what();
+    }
+  } else {
     const MergeAttn::Impl::LaunchShape too_big{32, 8};
     try {
       MergeAttn::Impl::merge_attn_states_nway_impl(TypeParam(), out, states, lse, olse, {},

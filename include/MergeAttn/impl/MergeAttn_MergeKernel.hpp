@@ -1803,9 +1803,13 @@ void launch_merge_as(const ExecSpace& exec, const OutputView& output,
       if (scratch > 0) made.set_scratch_size(0, Kokkos::PerTeam(scratch));
       return made;
     };
-    const auto policy = make_policy(exec);
     if (shape_override != nullptr) {
-      const int most = policy.team_size_max(functor, Kokkos::ParallelForTag());
+      // Asked of a one-thread policy: a host space's policy constructor aborts for a team larger
+      // than its thread pool, before team_size_max could be asked of it.
+      auto probe = Kokkos::TeamPolicy<ExecSpace, Bounds, decltype(tag)>(exec, league_size, 1,
+                                                                        shape.vector_length);
+      if (scratch > 0) probe.set_scratch_size(0, Kokkos::PerTeam(scratch));
+      const int most = probe.team_size_max(functor, Kokkos::ParallelForTag());
       if (shape.team_size > most)
         throw std::invalid_argument(
             "MergeAttn::Impl::launch_merge: " +
@@ -1814,6 +1818,7 @@ void launch_merge_as(const ExecSpace& exec, const OutputView& output,
             " with vector_length " + std::to_string(shape.vector_length) + " and " +
             std::to_string(scratch) + " bytes of team scratch on this device " + shape_text());
     }
+    const auto policy = make_policy(exec);
     // The label built once: Kokkos takes a std::string, which this literal would allocate at
     // every call (session 24: with the team-launch patch, 0.2-0.3 us less host time per launch).
     static const std::string label("MergeAttn::merge_attn_states");
