@@ -419,7 +419,8 @@ std::string shape_label(const MergeAttn::Impl::LaunchShape& ls) {
          std::to_string(ls.tokens_per_group) + "_k" + std::to_string(ls.pairs_per_thread) +
          (ls.prefetch_rows ? "_pf" : "") + (ls.prefetch_states ? "_ps" : "") +
          (ls.prefetch_states && ls.narrow_state_batches ? "2" : "") +
-         (ls.prefetch_states && ls.state_ring ? "_r" : "");
+         (ls.prefetch_states && ls.state_ring ? "_r" : "") +
+         (ls.state_batch > 4 ? "_b" + std::to_string(ls.state_batch) : "");
 }
 
 // The --sweep N-way entry "nway-sweep/<type>/S<S>/<shape>/<label>" with launch shape ls (nullptr:
@@ -492,7 +493,8 @@ void register_nway_sweep() {
   // "nway-pairs/...": from split-KV decode's launches (few tokens, many states: latency, not
   // bandwidth) up: 1 to 4096 tokens of 32 heads x 128 (head sizes 64 and 256: 1 to 256 tokens),
   // S 4, 16 and 64; one pair per team thread on 8, 16 or 32 vector lanes, teams of 128 or 32
-  // threads, without and with the row prefetch. GPU-like spaces only (host teams have one thread).
+  // threads, row loads in batches of 4, 8 or 16 states, or of 4 with the row prefetch. GPU-like
+  // spaces only (host teams have one thread).
   constexpr bool gpu_like = !Kokkos::SpaceAccessibility<Kokkos::HostSpace, Mem>::accessible;
   std::vector<Shape> pair_shapes;
   for (std::int64_t d : {128, 64, 256})
@@ -505,7 +507,8 @@ void register_nway_sweep() {
       const MergeAttn::Impl::LaunchShape def = builtin_nway_shape<T>(s, S);
       for (int vec : {8, 16, 32})
         for (int threads : {128, 32})
-          for (bool prefetch : {false, true}) {
+          for (int batch : {0, 8, 16, -1}) {
+            const bool prefetch = batch < 0;  // the row prefetch, batches of 4
             MergeAttn::Impl::LaunchShape ls = def;
             ls.vector_length = vec;
             ls.team_size = threads / vec;
@@ -517,6 +520,7 @@ void register_nway_sweep() {
             ls.prefetch_states = prefetch;
             ls.narrow_state_batches = false;
             ls.state_ring = false;
+            ls.state_batch = prefetch ? 0 : batch;
             register_nway_entry<T>(s, S, shape_label(ls), &ls, "nway-pairs");
           }
     }

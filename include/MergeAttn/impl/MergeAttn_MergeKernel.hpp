@@ -205,8 +205,10 @@ constexpr int pack_bytes = 16;
 
 /// Work tag: each team thread takes K pairs per step and loads their LSEs before any row. Prefetch
 /// (N-state forms on GPU-like spaces, the 16-byte fast path): the row loop asks L2 for the pack of
-/// the state row_prefetch_distance states ahead beside each load.
-template <int K, bool Prefetch = false>
+/// the state row_prefetch_distance states ahead beside each load. Batch (N states, the 16-byte
+/// fast path): the states whose row loads each vector lane issues together (LaunchShape::
+/// state_batch).
+template <int K, bool Prefetch = false, int Batch = 4>
 struct PairsPerThread {};
 /// Work tag, GPU-like spaces: each team thread takes K consecutive tokens of one head per step; its
 /// vector lanes compute the K pairs' weights (one pair per lane) into team scratch, then move the
@@ -392,6 +394,12 @@ class MergeFunctor {
   KOKKOS_INLINE_FUNCTION void operator()(const LanePairs<8, true>&, const member_type& team) const {
     lane_weight_runs<8, row_prefetch_distance>(team);
   }
+  // The N-state one-pair form with deeper batches of row loads (LaunchShape::state_batch).
+  template <int Batch>
+  KOKKOS_INLINE_FUNCTION void operator()(const PairsPerThread<1, false, Batch>&,
+                                         const member_type& team) const {
+    pair_runs<1, 0, Batch>(team);
+  }
   KOKKOS_INLINE_FUNCTION void operator()(const LanePairs<8, true, 2>&,
                                          const member_type& team) const {
     lane_weight_runs<8, row_prefetch_distance, 2>(team);
@@ -460,7 +468,7 @@ class MergeFunctor {
   // Team thread r of team b takes slots (b * K + j) * team_size + r, j < K, then strides over the
   // league. The LSEs of its K pairs (of a fixed-count form) are loaded before any row moves: K
   // round trips in flight, not one.
-  template <int K, int Prefetch = 0>
+  template <int K, int Prefetch = 0, int Batch = 4>
   KOKKOS_INLINE_FUNCTION void pair_runs(const member_type& team) const {
     const std::int64_t ts = team.team_size();
     const std::int64_t step = static_cast<std::int64_t>(team.league_size()) * ts * K;
@@ -490,7 +498,7 @@ class MergeFunctor {
         for (int j = 0; j < K; ++j)
           if (valid[j]) prefetch_rows(team, t[j], h[j]);
       for (int j = 0; j < K; ++j)
-        if (valid[j]) merge_pair<Prefetch>(team, t[j], h[j], lse[j], cache);
+        if (valid[j]) merge_pair<Prefetch, Batch>(team, t[j], h[j], lse[j], cache);
     }
   }
 
@@ -1068,7 +1076,7 @@ class MergeFunctor {
   }
 #endif
 
-  template <int Prefetch = 0>
+  template <int Prefetch = 0, int Batch = 4>
   KOKKOS_INLINE_FUNCTION void merge_pair(const member_type& team, const std::int64_t t,
                                          const std::int64_t h,
                                          const compute_type (&preloaded)[cached],
@@ -1083,7 +1091,7 @@ class MergeFunctor {
     else
       nway_weights<true>(team, wt, t, h);
 
-    merge_mode_row<Prefetch>(team, t, h, wt);
+    merge_mode_row<Prefetch, Batch>(team, t, h, wt);
 
     if constexpr (has_output_lse) {
       Kokkos::single(Kokkos::PerThread(team), [&]() {
@@ -1331,6 +1339,22 @@ class MergeFunctor {
         i += u;
         if (i < wt.count) src += u * step;
       }
+      if constexpr (u > 4) {
+        // Deep batches (LaunchShape::state_batch): the last states as one more batch, the loads of
+        // the states past the count not issued; one at a time they would take a round trip each.
+        if (i < wt.count) {
+          compute_type w[u];
+          Pack x[u];
+          for (int j = 0; j < u; ++j)
+            w[j] = i + j < wt.count ? weight(wt, i + j, t, h) : compute_type(-1);
+          for (int j = 0; j < u; ++j)
+            if (w[j] >= compute_type(0)) x[j] = src[j * step];
+          for (int j = 0; j < u; ++j)
+            if (w[j] >= compute_type(0))
+              for (int k = 0; k < pack_size; ++k) acc[k] += w[j] * traits::load(x[j].v[k]);
+          i = wt.count;
+        }
+      }
       for (; i < wt.count; ++i) {
         const compute_type w = weight(wt, i, t, h);
         if (w >= compute_type(0)) {  // an empty state is not read
@@ -1391,6 +1415,15 @@ constexpr int nway_min_teams_per_sm = 7;
 constexpr int nway_lane_pairs_teams_per_sm = 6;
 constexpr int nway_narrow_teams_per_sm = 8;
 
+/// Teams per multiprocessor the launch bounds of the one-pair form in batches of 16 states ask for
+/// (LaunchShape::state_batch): room for 16 packs per lane in registers.
+constexpr int nway_deep_teams_per_sm = 4;
+
+template <class Tag>
+struct IsDeepPairs : std::false_type {};
+template <int B>
+struct IsDeepPairs<PairsPerThread<1, false, B>> : std::integral_constant<bool, (B > 8)> {};
+
 template <class Tag>
 struct IsLanePairs : std::false_type {};
 template <int K, bool P, int B, bool R>
@@ -1413,6 +1446,7 @@ struct IsNarrowLanePairs<LanePairs<K, P, 2, R>> : std::true_type {};
 template <class ValueType, class Tag>
 constexpr int nway_min_teams() {
   if (IsNarrowLanePairs<Tag>::value) return nway_narrow_teams_per_sm;
+  if (IsDeepPairs<Tag>::value) return nway_deep_teams_per_sm;
   return sizeof(ValueType) == 2 && IsLanePairs<Tag>::value ? nway_lane_pairs_teams_per_sm
                                                            : nway_min_teams_per_sm;
 }
@@ -1460,6 +1494,11 @@ struct LaunchShape {
   // whose ring does not fit the launch bounds' teams into shared memory runs it in batches of 4
   // states, or without it where that does not fit either. Other forms, types and spaces ignore it.
   bool state_ring = false;
+  // GPU-like spaces, N-state forms on the 16-byte fast path with one pair per team thread and
+  // without prefetch_states: the states whose row loads each vector lane issues together, 4, 8 or
+  // 16 (0: 4); launch bounds of nway_deep_teams_per_sm teams per multiprocessor for 16. Other forms
+  // and spaces ignore it.
+  int state_batch = 0;
 };
 
 /// Pairs up to which a launch of a fixed number of states other than 2 is small: one pair per
@@ -1689,6 +1728,11 @@ void launch_merge_as(const ExecSpace& exec, const OutputView& output,
   if (!functor_type::host_space && std::int64_t(shape.team_size) * shape.vector_length > 1024)
     throw std::invalid_argument(
         "MergeAttn::Impl::launch_merge: a GPU team has at most 1024 threads " + shape_text());
+  if (shape.state_batch != 0 && shape.state_batch != 4 && shape.state_batch != 8 &&
+      shape.state_batch != 16)
+    throw std::invalid_argument(
+        "MergeAttn::Impl::launch_merge: state_batch is 0, 4, 8 or 16, not " +
+        std::to_string(shape.state_batch) + " " + shape_text());
   if (functor_type::weight_cache &&
       std::int64_t(shape.team_size) * shape.vector_length > nway_max_team_threads)
     throw std::invalid_argument(
@@ -1844,6 +1888,9 @@ void launch_merge_as(const ExecSpace& exec, const OutputView& output,
       }
       if (lane_k == 8) return run(LanePairs<8, true>{});
       if (lane_k == 0 && k == 1) return run(PairsPerThread<1, true>{});
+    } else if (lane_k == 0 && k == 1) {
+      if (shape.state_batch == 8) return run(PairsPerThread<1, false, 8>{});
+      if (shape.state_batch == 16) return run(PairsPerThread<1, false, 16>{});
     }
   }
   if constexpr (functor_type::lane_pairs || functor_type::weight_cache) {
