@@ -71,6 +71,14 @@ struct FillLse {
   }
 };
 
+// Offsets of `count` states per token: indptr(t) = t * count.
+template <class I>
+struct FillIndptr {
+  I v;
+  std::int64_t count;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t t) const { v(t) = t * count; }
+};
+
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   const std::size_t n = v.size();
@@ -316,6 +324,41 @@ void bench_nway(benchmark::State& state, const Shape s, const std::int64_t S,
   }
 }
 
+// Variable length (--sweep, "varlen-pairs/..."): S states for each token, packed [tokens * S]
+// [heads][d] with LSEs [heads][tokens * S] and offsets indptr(t) = t * S (the N-way entry's bytes
+// through the varlen form, whose count is not known on the host), check_indptr off (no host copy
+// of the offsets, no fence: what a decode loop runs). No fold or plan timings.
+template <class T>
+void bench_varlen(benchmark::State& state, const Shape s, const std::int64_t S,
+                  const MergeAttn::Impl::LaunchShape* shape = nullptr) {
+  using V = Kokkos::View<T***, Kokkos::LayoutRight, Mem>;
+  using L = Kokkos::View<float**, Kokkos::LayoutRight, Mem>;
+  const std::int64_t total = S * s.tokens;
+  V states(Kokkos::view_alloc("states", Kokkos::WithoutInitializing), total, s.heads, s.head_size);
+  L lse("lse", s.heads, total);
+  V out(Kokkos::view_alloc("out", Kokkos::WithoutInitializing), s.tokens, s.heads, s.head_size);
+  L ol("ol", s.heads, s.tokens);
+  Kokkos::View<std::int64_t*, Mem> indptr("indptr", s.tokens + 1);
+  using P2 = Kokkos::MDRangePolicy<Exec, Kokkos::Rank<2>, Kokkos::IndexType<std::int64_t>>;
+  Kokkos::parallel_for("fill", P2({0, 0}, {total, s.heads}), FillOutputs<V>{states, 1});
+  Kokkos::parallel_for("fill", P2({0, 0}, {s.heads, total}), FillLse<L>{lse, 0.0f});
+  Kokkos::parallel_for("fill",
+                       Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(0, s.tokens + 1),
+                       FillIndptr<decltype(indptr)>{indptr, S});
+  const double elements = double(s.tokens) * double(s.heads) * double(s.head_size);
+  const double bytes = double(S + 1) * (elements * sizeof(T) + double(s.tokens * s.heads) * 4.0);
+  const double copy_s = copy_seconds(bytes);
+  const Exec exec;
+  MergeAttn::MergeOptions options;
+  options.check_indptr = false;
+  const Timing merge_t = timed_iterations(state, [&] {
+    MergeAttn::Impl::merge_attn_states_varlen_impl(exec, out, states, lse, indptr, ol, options,
+                                                   shape);
+  });
+  report(state, bytes, merge_t, copy_s);
+  state.counters["states"] = double(S);
+}
+
 // The N-way entry "nway/<type>/S<S>/<shape>" (the built-in launch shape).
 template <class T>
 void register_nway_shape(const Shape& shape, const std::int64_t S) {
@@ -523,6 +566,32 @@ void register_nway_sweep() {
             ls.state_batch = prefetch ? 0 : batch;
             register_nway_entry<T>(s, S, shape_label(ls), &ls, "nway-pairs");
           }
+    }
+  // "varlen-pairs/...": split-KV decode through the varlen form (1 to 256 tokens x 32 x 128, S 4,
+  // 16 and 64 per token): the built-in shape and one pair per team thread of 128 threads on 8, 16
+  // or 32 lanes, batches of 4 or 16 states. GPU-like spaces only.
+  for (std::int64_t S : {4, 16, 64})
+    for (std::int64_t tokens :
+         gpu_like ? std::vector<std::int64_t>{1, 16, 64, 256} : std::vector<std::int64_t>{}) {
+      const Shape s{tokens, 32, 128};
+      const std::string base = std::string("varlen-pairs/") + type_name<T>() + "/S" +
+                               std::to_string(S) + "/" + shape_name(s) + "/";
+      const auto bench = [s, S](benchmark::State& st, const MergeAttn::Impl::LaunchShape* shape) {
+        bench_varlen<T>(st, s, S, shape);
+      };
+      register_with_shape(base + "auto", nullptr, bench);
+      MergeAttn::Impl::LaunchShape ls = builtin_nway_shape<T>(s, 0);
+      for (int vec : {8, 16, 32})
+        for (int batch : {0, 16}) {
+          ls.vector_length = vec;
+          ls.team_size = 128 / vec;
+          ls.tokens_per_group = 1;
+          while (ls.tokens_per_group < 32 / vec && 2 * ls.tokens_per_group <= tokens)
+            ls.tokens_per_group *= 2;
+          ls.pairs_per_thread = 1;
+          ls.state_batch = batch;
+          register_with_shape(base + shape_label(ls), &ls, bench);
+        }
     }
   // The built-in shape between 2^17 and 2^19 pairs, where the 16-bit form follows the waves of
   // teams (session 16): token counts of a fraction of a wave more than whole waves on the H200
