@@ -962,18 +962,43 @@ class MergeFunctor {
     } else {
       wt.mode = RowMode::weighted;
       compute_type rest = 0;
-      for (std::int64_t i = 0; i < wt.count; ++i) {
+      std::int64_t i0 = 0;  // the first state whose term the loop below computes
+      if constexpr (staged_weights && Lanes) {
+        // The staged states' terms computed by the vector lanes (one state per lane) into the
+        // weight cache, then summed by each lane in state order: the terms and the order of the
+        // loop below, without an exponential in each step of the sum.
+        for_states<true>(team, n, [&](const int i) {
+          const compute_type x = wt.staged[i];
+          wt.cache[i] = (i == wt.arg || x == -inf) ? compute_type(0) : exp_(x - wt.m);
+        });
+        for (int i = 0; i < n; ++i) rest += wt.cache[i];
+        i0 = n;
+      }
+      for (std::int64_t i = i0; i < wt.count; ++i) {
         const compute_type x = staged_lse(wt, i, t, h);
         const compute_type ei = (i == wt.arg || x == -inf) ? compute_type(0) : exp_(x - wt.m);
         rest += ei;
       }
       wt.inv = compute_type(1) / (compute_type(1) + rest);
       wt.lse = wt.m + log1p_(rest);
-      if constexpr (staged_weights) {
+      if constexpr (staged_weights && Lanes) {
+        // The weights from the terms (weight_from's values: e^(x - m) * inv, inv for the maximum,
+        // -1 when empty), written over the staged LSEs, which then become the cache: the terms
+        // are not written while other lanes may still be summing them. Kokkos ends each vector
+        // loop with the lanes synchronised, and every loop gives state i to the same lane: the
+        // staged values and the terms were all written before the passes read them, and the
+        // previous pair's row loop (the readers of its weights, in this pair's staging slots) has
+        // ended before this pair's LSEs are staged.
+        for_states<true>(team, n, [&](const int i) {
+          const compute_type x = wt.staged[i];
+          wt.staged[i] = i == wt.arg ? wt.inv : x == -inf ? compute_type(-1) : wt.cache[i] * wt.inv;
+        });
+        compute_type* const weights = wt.staged;
+        wt.staged = wt.cache;
+        wt.cache = weights;
+      } else if constexpr (staged_weights) {
         // From the staged LSEs (in place when staged and cache are the same slots: state i only
-        // reads its own). Kokkos ends each vector loop with the lanes synchronised: the staged
-        // values were all written before the passes read them, and the previous pair's row loop
-        // (the cache's readers) has ended before this one writes.
+        // reads its own).
         for_states<Lanes>(team, n,
                           [&](const int i) { wt.cache[i] = weight_from(wt, i, wt.staged[i]); });
       }
