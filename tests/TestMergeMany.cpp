@@ -265,8 +265,8 @@ TYPED_TEST(MergeMany, NWayForcedShapeAboveLaunchBoundsIsRefused) {
 
 // The teams per multiprocessor the launch bounds of each N-state form ask for: 8 for the 16-bit
 // LanePairs forms in batches of 2 states (with or without the state ring), 6 for those in batches
-// of 4, 4 for one pair per team thread in batches of 16 states, 7 for every other form and for
-// 4-byte values.
+// of 4, 2 and 4 for one pair per team thread in batches of 16 and 8 states, 7 for every other form
+// and for 4-byte values.
 TEST(MergeManyShape, LaunchBoundsPerForm) {
   using MergeAttn::Impl::LanePairs;
   using MergeAttn::Impl::nway_min_teams;
@@ -280,9 +280,11 @@ TEST(MergeManyShape, LaunchBoundsPerForm) {
   EXPECT_EQ((nway_min_teams<float, LanePairs<8>>()), 7);
   EXPECT_EQ((nway_min_teams<float, PairsPerThread<1, true>>()), 7);
   // One pair per team thread in batches of 8 and 16 states (LaunchShape::state_batch).
-  EXPECT_EQ((nway_min_teams<bf16, PairsPerThread<1, false, 8>>()), 7);
-  EXPECT_EQ((nway_min_teams<bf16, PairsPerThread<1, false, 16>>()), 4);
-  EXPECT_EQ((nway_min_teams<float, PairsPerThread<1, false, 16>>()), 4);
+  EXPECT_EQ((nway_min_teams<bf16, PairsPerThread<1, false, 8>>()), 4);
+  EXPECT_EQ((nway_min_teams<float, PairsPerThread<1, false, 8>>()), 4);
+  EXPECT_EQ((nway_min_teams<bf16, PairsPerThread<1, false, 16>>()), 2);
+  EXPECT_EQ((nway_min_teams<float, PairsPerThread<1, false, 16>>()), 2);
+  EXPECT_EQ((nway_min_teams<float, PairsPerThread<1, false, 4>>()), 7);
 }
 
 // The rule that picks the built-in N-state LanePairs form only where its team scratch leaves room

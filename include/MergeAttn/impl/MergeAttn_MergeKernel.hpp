@@ -19,6 +19,15 @@
 #include <string>
 #include <type_traits>
 
+// A loop of a compile-time trip count fully unrolled in device code: the batches' arrays of row
+// loads stay in registers only where their loops are unrolled (batches of 16 states without it:
+// 320-350 bytes of stack frame, the loads spilled to local memory).
+#if defined(__CUDA_ARCH__)
+#define MERGEATTN_IMPL_UNROLL _Pragma("unroll")
+#else
+#define MERGEATTN_IMPL_UNROLL
+#endif
+
 namespace MergeAttn {
 namespace Impl {
 
@@ -1354,10 +1363,13 @@ class MergeFunctor {
               prefetch_l2(reinterpret_cast<std::uintptr_t>(src + (Prefetch + j) * step));
         compute_type w[u];
         Pack x[u];
+        MERGEATTN_IMPL_UNROLL
         for (int j = 0; j < u; ++j) w[j] = weight(wt, i + j, t, h);
+        MERGEATTN_IMPL_UNROLL
         for (int j = 0; j < u; ++j)
           if (w[j] >= compute_type(0))  // an empty state is not read
             x[j] = src[j * step];
+        MERGEATTN_IMPL_UNROLL
         for (int j = 0; j < u; ++j)
           if (w[j] >= compute_type(0))
             for (int k = 0; k < pack_size; ++k) acc[k] += w[j] * traits::load(x[j].v[k]);
@@ -1370,10 +1382,13 @@ class MergeFunctor {
         if (i < wt.count) {
           compute_type w[u];
           Pack x[u];
+          MERGEATTN_IMPL_UNROLL
           for (int j = 0; j < u; ++j)
             w[j] = i + j < wt.count ? weight(wt, i + j, t, h) : compute_type(-1);
+          MERGEATTN_IMPL_UNROLL
           for (int j = 0; j < u; ++j)
             if (w[j] >= compute_type(0)) x[j] = src[j * step];
+          MERGEATTN_IMPL_UNROLL
           for (int j = 0; j < u; ++j)
             if (w[j] >= compute_type(0))
               for (int k = 0; k < pack_size; ++k) acc[k] += w[j] * traits::load(x[j].v[k]);
@@ -1441,13 +1456,17 @@ constexpr int nway_lane_pairs_teams_per_sm = 6;
 constexpr int nway_narrow_teams_per_sm = 8;
 
 /// Teams per multiprocessor the launch bounds of the one-pair form in batches of 16 states ask for
-/// (LaunchShape::state_batch): room for 16 packs per lane in registers.
-constexpr int nway_deep_teams_per_sm = 4;
+/// (LaunchShape::state_batch; twice as many in batches of 8): their loads in registers (sm_90: 204-
+/// 246 registers in batches of 16, 123-128 in batches of 8; with 7 teams, 72 registers, the batches
+/// of 8 spilled 240-300 bytes, and with 4 the batches of 16 330-360 bytes).
+constexpr int nway_deep_teams_per_sm = 2;
 
+/// The state batch of a one-pair form without the row prefetch (0 for other forms).
 template <class Tag>
-struct IsDeepPairs : std::false_type {};
+struct DeepPairsBatch : std::integral_constant<int, 0> {};
 template <int B>
-struct IsDeepPairs<PairsPerThread<1, false, B>> : std::integral_constant<bool, (B > 8)> {};
+struct DeepPairsBatch<PairsPerThread<1, false, B>> : std::integral_constant<int, (B > 4 ? B : 0)> {
+};
 
 template <class Tag>
 struct IsLanePairs : std::false_type {};
@@ -1471,7 +1490,8 @@ struct IsNarrowLanePairs<LanePairs<K, P, 2, R>> : std::true_type {};
 template <class ValueType, class Tag>
 constexpr int nway_min_teams() {
   if (IsNarrowLanePairs<Tag>::value) return nway_narrow_teams_per_sm;
-  if (IsDeepPairs<Tag>::value) return nway_deep_teams_per_sm;
+  if (DeepPairsBatch<Tag>::value == 16) return nway_deep_teams_per_sm;
+  if (DeepPairsBatch<Tag>::value == 8) return 2 * nway_deep_teams_per_sm;
   return sizeof(ValueType) == 2 && IsLanePairs<Tag>::value ? nway_lane_pairs_teams_per_sm
                                                            : nway_min_teams_per_sm;
 }
@@ -1521,8 +1541,8 @@ struct LaunchShape {
   bool state_ring = false;
   // GPU-like spaces, N-state forms on the 16-byte fast path with one pair per team thread and
   // without prefetch_states: the states whose row loads each vector lane issues together, 4, 8 or
-  // 16 (0: 4); launch bounds of nway_deep_teams_per_sm teams per multiprocessor for 16. Other forms
-  // and spaces ignore it.
+  // 16 (0: 4); launch bounds of nway_deep_teams_per_sm teams per multiprocessor for 16, twice as
+  // many for 8. Other forms and spaces ignore it.
   int state_batch = 0;
 };
 
@@ -1946,5 +1966,7 @@ void launch_merge(const ExecSpace& exec, const OutputView& output, const OutputL
 
 }  // namespace Impl
 }  // namespace MergeAttn
+
+#undef MERGEATTN_IMPL_UNROLL
 
 #endif  // MERGEATTN_IMPL_MERGEKERNEL_HPP
