@@ -3,10 +3,10 @@
 with its fence), then
 1. per decode case (type, S, shape): A's built-in shape against A's forced forms (batches of 4 / 8 /
    16 states, the row prefetch; 32 and 8 lanes), each form's time / auto, medians per form;
-2. B / A per entry (the one-pair weights' exponentials by the lanes), median per label and S;
+2. C / A per entry (the one-pair weights' exponentials by the lanes), median per label and S;
 3. varlen: the built-in shape against the forced ones.
 
-    summarize-s29a.py <folder with decodeA-*.json, decodeB-*.json, varlen-*.json>
+    summarize-s29a.py <folder with decodeA-*.json, decodeC-*.json, varlen-*.json>
 """
 import glob
 import json
@@ -64,10 +64,10 @@ def forced_table(title, med, n):
 def main():
     d = sys.argv[1]
     a, na = entries(d + "/decodeA-*.json")
-    b, nb = entries(d + "/decodeB-*.json")
+    b, nb = entries(d + "/decodeC-*.json")
     v, nv = entries(d + "/varlen-*.json")
     forced_table("1. decode launches, A: forced form / built-in (µs of auto)", a, na)
-    print("2. B / A per entry, median per label, type and S (entries):")
+    print("2. C / A per entry, median per label, type and S (entries):")
     groups = defaultdict(list)
     for name in sorted(set(a) & set(b)):
         p = name.split("/")
