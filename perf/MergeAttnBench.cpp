@@ -462,8 +462,7 @@ std::string shape_label(const MergeAttn::Impl::LaunchShape& ls) {
          std::to_string(ls.tokens_per_group) + "_k" + std::to_string(ls.pairs_per_thread) +
          (ls.prefetch_rows ? "_pf" : "") + (ls.prefetch_states ? "_ps" : "") +
          (ls.prefetch_states && ls.narrow_state_batches ? "2" : "") +
-         (ls.prefetch_states && ls.state_ring ? "_r" : "") +
-         (ls.state_batch > 4 ? "_b" + std::to_string(ls.state_batch) : "");
+         (ls.prefetch_states && ls.state_ring ? "_r" : "");
 }
 
 // The --sweep N-way entry "nway-sweep/<type>/S<S>/<shape>/<label>" with launch shape ls (nullptr:
@@ -536,8 +535,7 @@ void register_nway_sweep() {
   // "nway-pairs/...": from split-KV decode's launches (few tokens, many states: latency, not
   // bandwidth) up: 1 to 4096 tokens of 32 heads x 128 (head sizes 64 and 256: 1 to 256 tokens),
   // S 4, 16 and 64; one pair per team thread on 8, 16 or 32 vector lanes, teams of 128 or 32
-  // threads, row loads in batches of 4, 8 or 16 states, or of 4 with the row prefetch. GPU-like
-  // spaces only (host teams have one thread).
+  // threads, without and with the row prefetch. GPU-like spaces only (host teams have one thread).
   constexpr bool gpu_like = !Kokkos::SpaceAccessibility<Kokkos::HostSpace, Mem>::accessible;
   std::vector<Shape> pair_shapes;
   for (std::int64_t d : {128, 64, 256})
@@ -550,8 +548,7 @@ void register_nway_sweep() {
       const MergeAttn::Impl::LaunchShape def = builtin_nway_shape<T>(s, S);
       for (int vec : {8, 16, 32})
         for (int threads : {128, 32})
-          for (int batch : {0, 8, 16, -1}) {
-            const bool prefetch = batch < 0;  // the row prefetch, batches of 4
+          for (bool prefetch : {false, true}) {
             MergeAttn::Impl::LaunchShape ls = def;
             ls.vector_length = vec;
             ls.team_size = threads / vec;
@@ -563,13 +560,12 @@ void register_nway_sweep() {
             ls.prefetch_states = prefetch;
             ls.narrow_state_batches = false;
             ls.state_ring = false;
-            ls.state_batch = prefetch ? 0 : batch;
             register_nway_entry<T>(s, S, shape_label(ls), &ls, "nway-pairs");
           }
     }
   // "varlen-pairs/...": split-KV decode through the varlen form (1 to 256 tokens x 32 x 128, S 4,
   // 16 and 64 per token): the built-in shape and one pair per team thread of 128 threads on 8, 16
-  // or 32 lanes, batches of 4 or 16 states. GPU-like spaces only.
+  // or 32 lanes. GPU-like spaces only.
   for (std::int64_t S : {4, 16, 64})
     for (std::int64_t tokens :
          gpu_like ? std::vector<std::int64_t>{1, 16, 64, 256} : std::vector<std::int64_t>{}) {
@@ -581,17 +577,15 @@ void register_nway_sweep() {
       };
       register_with_shape(base + "auto", nullptr, bench);
       MergeAttn::Impl::LaunchShape ls = builtin_nway_shape<T>(s, 0);
-      for (int vec : {8, 16, 32})
-        for (int batch : {0, 16}) {
-          ls.vector_length = vec;
-          ls.team_size = 128 / vec;
-          ls.tokens_per_group = 1;
-          while (ls.tokens_per_group < 32 / vec && 2 * ls.tokens_per_group <= tokens)
-            ls.tokens_per_group *= 2;
-          ls.pairs_per_thread = 1;
-          ls.state_batch = batch;
-          register_with_shape(base + shape_label(ls), &ls, bench);
-        }
+      for (int vec : {8, 16, 32}) {
+        ls.vector_length = vec;
+        ls.team_size = 128 / vec;
+        ls.tokens_per_group = 1;
+        while (ls.tokens_per_group < 32 / vec && 2 * ls.tokens_per_group <= tokens)
+          ls.tokens_per_group *= 2;
+        ls.pairs_per_thread = 1;
+        register_with_shape(base + shape_label(ls), &ls, bench);
+      }
     }
   // The built-in shape between 2^17 and 2^19 pairs, where the 16-bit form follows the waves of
   // teams (session 16): token counts of a fraction of a wave more than whole waves on the H200

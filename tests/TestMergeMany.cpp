@@ -202,7 +202,7 @@ TYPED_TEST(MergeMany, NWayAgainstReference) {
 
 // N-state launches on GPUs have launch bounds of 128 threads per team: a forced shape above that is
 // refused before any launch (the built-in shapes never exceed it); on host spaces a team larger
-// than the thread pool is refused too; and on every backend a batch of row loads no form takes.
+// than the thread pool is refused too.
 TYPED_TEST(MergeMany, NWayForcedShapeAboveLaunchBoundsIsRefused) {
   using Mem = DeviceMemory<TypeParam>;
   constexpr bool host_like = Kokkos::SpaceAccessibility<Kokkos::HostSpace, Mem>::accessible;
@@ -215,19 +215,6 @@ TYPED_TEST(MergeMany, NWayForcedShapeAboveLaunchBoundsIsRefused) {
   MergeAttn::Impl::merge_attn_states_nway_impl(TypeParam(), out, states, lse, olse, {}, &fits);
   TypeParam().fence();
   EXPECT_NEAR(to_host(olse)(1, 3), std::log(3.0f), 1e-6f);  // three states of LSE 0
-  // Batches of row loads other than 4, 8 or 16 states: refused on every backend (host forms
-  // ignore the batches, but not a value no form takes).
-  for (const int batch : {-4, 1, 5, 32}) {
-    MergeAttn::Impl::LaunchShape odd = fits;
-    odd.state_batch = batch;
-    try {
-      MergeAttn::Impl::merge_attn_states_nway_impl(TypeParam(), out, states, lse, olse, {}, &odd);
-      ADD_FAILURE() << "state_batch " << batch << " was accepted";
-    } catch (const std::invalid_argument& e) {
-      EXPECT_NE(std::string(e.what()).find("state_batch is 0, 4, 8 or 16"), std::string::npos)
-          << e.what();
-    }
-  }
   if constexpr (host_like) {
     // A host team larger than the thread pool: refused (Kokkos' policy constructor would abort).
     const MergeAttn::Impl::LaunchShape too_many{TypeParam().concurrency() + 1, 1};
@@ -265,8 +252,7 @@ TYPED_TEST(MergeMany, NWayForcedShapeAboveLaunchBoundsIsRefused) {
 
 // The teams per multiprocessor the launch bounds of each N-state form ask for: 8 for the 16-bit
 // LanePairs forms in batches of 2 states (with or without the state ring), 6 for those in batches
-// of 4, 2 and 4 for one pair per team thread in batches of 16 and 8 states, 7 for every other form
-// and for 4-byte values.
+// of 4, 7 for every other form and for 4-byte values.
 TEST(MergeManyShape, LaunchBoundsPerForm) {
   using MergeAttn::Impl::LanePairs;
   using MergeAttn::Impl::nway_min_teams;
@@ -279,12 +265,6 @@ TEST(MergeManyShape, LaunchBoundsPerForm) {
   EXPECT_EQ((nway_min_teams<bf16, PairsPerThread<2>>()), 7);
   EXPECT_EQ((nway_min_teams<float, LanePairs<8>>()), 7);
   EXPECT_EQ((nway_min_teams<float, PairsPerThread<1, true>>()), 7);
-  // One pair per team thread in batches of 8 and 16 states (LaunchShape::state_batch).
-  EXPECT_EQ((nway_min_teams<bf16, PairsPerThread<1, false, 8>>()), 4);
-  EXPECT_EQ((nway_min_teams<float, PairsPerThread<1, false, 8>>()), 4);
-  EXPECT_EQ((nway_min_teams<bf16, PairsPerThread<1, false, 16>>()), 2);
-  EXPECT_EQ((nway_min_teams<float, PairsPerThread<1, false, 16>>()), 2);
-  EXPECT_EQ((nway_min_teams<float, PairsPerThread<1, false, 4>>()), 7);
 }
 
 // The rule that picks the built-in N-state LanePairs form only where its team scratch leaves room
@@ -395,9 +375,9 @@ TYPED_TEST(MergeMany, WeightCacheHoldsTheLaunchStates) {
   EXPECT_EQ(f.cache_states(), host_like ? 0 : 128);
 }
 
-// Small N-state launches (a fixed count other than 2, at most small_nway_pairs pairs: split-KV
-// decode) take a whole warp per pair on GPU-like spaces: 32 vector lanes, 4 team threads, one pair
-// each, no prefetch; larger ones, a count varying per token (0) and host spaces keep their shapes.
+// Small N-state launches (a count other than 2, fixed or varying per token (0), at most
+// small_nway_pairs pairs: split-KV decode) take a whole warp per pair on GPU-like spaces: 32 vector
+// lanes, 4 team threads, one pair each, no prefetch; larger ones and host spaces keep their shapes.
 TYPED_TEST(MergeMany, SmallNWayLaunchesTakeAWarpPerPair) {
   using MergeAttn::Impl::choose_launch_shape;
   using MergeAttn::Impl::small_nway_pairs;
@@ -412,7 +392,7 @@ TYPED_TEST(MergeMany, SmallNWayLaunchesTakeAWarpPerPair) {
     EXPECT_EQ(shape(4, 1, 32, 64).team_size, 1);
   } else {
     for (int size : {2, 4, 8})
-      for (std::int64_t states : {1, 3, 4, 16, 64, 4096}) {
+      for (std::int64_t states : {0, 1, 3, 4, 16, 64, 4096}) {  // 0: varying per token (varlen)
         const std::string ctx =
             "value size " + std::to_string(size) + ", " + std::to_string(states) + " states";
         for (std::int64_t tokens : {std::int64_t(1), std::int64_t(16), small_nway_pairs / 32}) {
@@ -429,7 +409,6 @@ TYPED_TEST(MergeMany, SmallNWayLaunchesTakeAWarpPerPair) {
         EXPECT_LT(shape(size, small_nway_pairs / 32 + 1, 32, states).vector_length, 32) << ctx;
         EXPECT_LT(shape(size, 256, 32, states).vector_length, 32) << ctx;
       }
-    EXPECT_LT(shape(2, 1, 32, 0).vector_length, 32);   // varlen: not measured, unchanged
     EXPECT_LT(shape(4, 64, 32, 2).vector_length, 32);  // 2-way: its own rule (2^16 items here)
     EXPECT_EQ(shape(2, 64, 32, 2).vector_length, 32);  // 2^15 items
   }
@@ -568,22 +547,14 @@ TYPED_TEST(MergeMany, NWayLanePairsShapesGiveTheSameBits) {
   constexpr bool host_like =
       Kokkos::SpaceAccessibility<Kokkos::HostSpace, DeviceMemory<TypeParam>>::accessible;
   // Host spaces run one-thread teams (and 4 or 8 pairs per thread as 2).
-  // One pair per team thread in batches of 8 and 16 states (state_batch; host forms ignore it):
-  // S = 3 and 5 in one partial batch, 17 and 55 full batches and a partial one, 33 past the 32
-  // cached weights.
   const std::vector<Shape> shapes =
-      host_like ? std::vector<Shape>{{1, 1, 1, 8},
-                                     {1, 1, 1, 1, false, 0, true},
-                                     {1, 1, 1, 1, false, 0, false, false, false, 16}}
+      host_like ? std::vector<Shape>{{1, 1, 1, 8}, {1, 1, 1, 1, false, 0, true}}
                 : std::vector<Shape>{{8, 8, 4, 8},
                                      {4, 32, 1, 4},
                                      {2, 16, 2, 8},
                                      {8, 16, 1, 8},
                                      {16, 8, 4, 1, false, 0, true},
-                                     {8, 16, 1, 8, false, 0, true},
-                                     {4, 32, 1, 1, false, 0, false, false, false, 16},
-                                     {8, 16, 2, 1, false, 0, false, false, false, 8},
-                                     {16, 8, 4, 1, false, 0, false, false, false, 16}};
+                                     {8, 16, 1, 8, false, 0, true}};
   for_each_value_type([&](auto v) {
     using T = decltype(v);
     // The built-in 16-bit shape (16 team threads x 8 lanes, K = 8) for the types with float
@@ -613,14 +584,12 @@ TYPED_TEST(MergeMany, NWayLanePairsShapesGiveTheSameBits) {
             run_nway_checked<TypeParam, T, Kokkos::LayoutRight>(p, {}, true, ctx + " auto");
         for (const Shape& shape : type_shapes) {
           if (shape.state_ring && S > 16) continue;
-          const std::string sctx =
-              ctx + " team " + std::to_string(shape.team_size) + " vector " +
-              std::to_string(shape.vector_length) + " pairs_per_thread " +
-              std::to_string(shape.pairs_per_thread) +
-              (shape.prefetch_states ? " row prefetch" : "") +
-              (shape.narrow_state_batches ? " batches of 2" : "") +
-              (shape.state_ring ? " state ring" : "") +
-              (shape.state_batch > 0 ? " state_batch " + std::to_string(shape.state_batch) : "");
+          const std::string sctx = ctx + " team " + std::to_string(shape.team_size) + " vector " +
+                                   std::to_string(shape.vector_length) + " pairs_per_thread " +
+                                   std::to_string(shape.pairs_per_thread) +
+                                   (shape.prefetch_states ? " row prefetch" : "") +
+                                   (shape.narrow_state_batches ? " batches of 2" : "") +
+                                   (shape.state_ring ? " state ring" : "");
           const auto forced =
               run_nway_checked<TypeParam, T, Kokkos::LayoutRight>(p, {}, true, sctx, &shape);
           const std::int64_t differ = count_different_bits(forced.first, built_in.first) +

@@ -19,15 +19,6 @@
 #include <string>
 #include <type_traits>
 
-// A loop of a compile-time trip count fully unrolled in device code: the batches' arrays of row
-// loads stay in registers only where their loops are unrolled (batches of 16 states without it:
-// 320-350 bytes of stack frame, the loads spilled to local memory).
-#if defined(__CUDA_ARCH__)
-#define MERGEATTN_IMPL_UNROLL _Pragma("unroll")
-#else
-#define MERGEATTN_IMPL_UNROLL
-#endif
-
 namespace MergeAttn {
 namespace Impl {
 
@@ -214,10 +205,8 @@ constexpr int pack_bytes = 16;
 
 /// Work tag: each team thread takes K pairs per step and loads their LSEs before any row. Prefetch
 /// (N-state forms on GPU-like spaces, the 16-byte fast path): the row loop asks L2 for the pack of
-/// the state row_prefetch_distance states ahead beside each load. Batch (N states, the 16-byte
-/// fast path): the states whose row loads each vector lane issues together (LaunchShape::
-/// state_batch).
-template <int K, bool Prefetch = false, int Batch = 4>
+/// the state row_prefetch_distance states ahead beside each load.
+template <int K, bool Prefetch = false>
 struct PairsPerThread {};
 /// Work tag, GPU-like spaces: each team thread takes K consecutive tokens of one head per step; its
 /// vector lanes compute the K pairs' weights (one pair per lane) into team scratch, then move the
@@ -403,12 +392,6 @@ class MergeFunctor {
   KOKKOS_INLINE_FUNCTION void operator()(const LanePairs<8, true>&, const member_type& team) const {
     lane_weight_runs<8, row_prefetch_distance>(team);
   }
-  // The N-state one-pair form with deeper batches of row loads (LaunchShape::state_batch).
-  template <int Batch>
-  KOKKOS_INLINE_FUNCTION void operator()(const PairsPerThread<1, false, Batch>&,
-                                         const member_type& team) const {
-    pair_runs<1, 0, Batch>(team);
-  }
   KOKKOS_INLINE_FUNCTION void operator()(const LanePairs<8, true, 2>&,
                                          const member_type& team) const {
     lane_weight_runs<8, row_prefetch_distance, 2>(team);
@@ -477,7 +460,7 @@ class MergeFunctor {
   // Team thread r of team b takes slots (b * K + j) * team_size + r, j < K, then strides over the
   // league. The LSEs of its K pairs (of a fixed-count form) are loaded before any row moves: K
   // round trips in flight, not one.
-  template <int K, int Prefetch = 0, int Batch = 4>
+  template <int K, int Prefetch = 0>
   KOKKOS_INLINE_FUNCTION void pair_runs(const member_type& team) const {
     const std::int64_t ts = team.team_size();
     const std::int64_t step = static_cast<std::int64_t>(team.league_size()) * ts * K;
@@ -507,7 +490,7 @@ class MergeFunctor {
         for (int j = 0; j < K; ++j)
           if (valid[j]) prefetch_rows(team, t[j], h[j]);
       for (int j = 0; j < K; ++j)
-        if (valid[j]) merge_pair<Prefetch, Batch>(team, t[j], h[j], lse[j], cache);
+        if (valid[j]) merge_pair<Prefetch>(team, t[j], h[j], lse[j], cache);
     }
   }
 
@@ -1110,7 +1093,7 @@ class MergeFunctor {
   }
 #endif
 
-  template <int Prefetch = 0, int Batch = 4>
+  template <int Prefetch = 0>
   KOKKOS_INLINE_FUNCTION void merge_pair(const member_type& team, const std::int64_t t,
                                          const std::int64_t h,
                                          const compute_type (&preloaded)[cached],
@@ -1125,7 +1108,7 @@ class MergeFunctor {
     else
       nway_weights<true>(team, wt, t, h);
 
-    merge_mode_row<Prefetch, Batch>(team, t, h, wt);
+    merge_mode_row<Prefetch>(team, t, h, wt);
 
     if constexpr (has_output_lse) {
       Kokkos::single(Kokkos::PerThread(team), [&]() {
@@ -1363,37 +1346,15 @@ class MergeFunctor {
               prefetch_l2(reinterpret_cast<std::uintptr_t>(src + (Prefetch + j) * step));
         compute_type w[u];
         Pack x[u];
-        MERGEATTN_IMPL_UNROLL
         for (int j = 0; j < u; ++j) w[j] = weight(wt, i + j, t, h);
-        MERGEATTN_IMPL_UNROLL
         for (int j = 0; j < u; ++j)
           if (w[j] >= compute_type(0))  // an empty state is not read
             x[j] = src[j * step];
-        MERGEATTN_IMPL_UNROLL
         for (int j = 0; j < u; ++j)
           if (w[j] >= compute_type(0))
             for (int k = 0; k < pack_size; ++k) acc[k] += w[j] * traits::load(x[j].v[k]);
         i += u;
         if (i < wt.count) src += u * step;
-      }
-      if constexpr (u > 4) {
-        // Deep batches (LaunchShape::state_batch): the last states as one more batch, the loads of
-        // the states past the count not issued; one at a time they would take a round trip each.
-        if (i < wt.count) {
-          compute_type w[u];
-          Pack x[u];
-          MERGEATTN_IMPL_UNROLL
-          for (int j = 0; j < u; ++j)
-            w[j] = i + j < wt.count ? weight(wt, i + j, t, h) : compute_type(-1);
-          MERGEATTN_IMPL_UNROLL
-          for (int j = 0; j < u; ++j)
-            if (w[j] >= compute_type(0)) x[j] = src[j * step];
-          MERGEATTN_IMPL_UNROLL
-          for (int j = 0; j < u; ++j)
-            if (w[j] >= compute_type(0))
-              for (int k = 0; k < pack_size; ++k) acc[k] += w[j] * traits::load(x[j].v[k]);
-          i = wt.count;
-        }
       }
       for (; i < wt.count; ++i) {
         const compute_type w = weight(wt, i, t, h);
@@ -1455,19 +1416,6 @@ constexpr int nway_min_teams_per_sm = 7;
 constexpr int nway_lane_pairs_teams_per_sm = 6;
 constexpr int nway_narrow_teams_per_sm = 8;
 
-/// Teams per multiprocessor the launch bounds of the one-pair form in batches of 16 states ask for
-/// (LaunchShape::state_batch; twice as many in batches of 8): their loads in registers (sm_90: 204-
-/// 246 registers in batches of 16, 123-128 in batches of 8; with 7 teams, 72 registers, the batches
-/// of 8 spilled 240-300 bytes, and with 4 the batches of 16 330-360 bytes).
-constexpr int nway_deep_teams_per_sm = 2;
-
-/// The state batch of a one-pair form without the row prefetch (0 for other forms).
-template <class Tag>
-struct DeepPairsBatch : std::integral_constant<int, 0> {};
-template <int B>
-struct DeepPairsBatch<PairsPerThread<1, false, B>> : std::integral_constant<int, (B > 4 ? B : 0)> {
-};
-
 template <class Tag>
 struct IsLanePairs : std::false_type {};
 template <int K, bool P, int B, bool R>
@@ -1490,8 +1438,6 @@ struct IsNarrowLanePairs<LanePairs<K, P, 2, R>> : std::true_type {};
 template <class ValueType, class Tag>
 constexpr int nway_min_teams() {
   if (IsNarrowLanePairs<Tag>::value) return nway_narrow_teams_per_sm;
-  if (DeepPairsBatch<Tag>::value == 16) return nway_deep_teams_per_sm;
-  if (DeepPairsBatch<Tag>::value == 8) return 2 * nway_deep_teams_per_sm;
   return sizeof(ValueType) == 2 && IsLanePairs<Tag>::value ? nway_lane_pairs_teams_per_sm
                                                            : nway_min_teams_per_sm;
 }
@@ -1539,15 +1485,10 @@ struct LaunchShape {
   // whose ring does not fit the launch bounds' teams into shared memory runs it in batches of 4
   // states, or without it where that does not fit either. Other forms, types and spaces ignore it.
   bool state_ring = false;
-  // GPU-like spaces, N-state forms on the 16-byte fast path with one pair per team thread and
-  // without prefetch_states: the states whose row loads each vector lane issues together, 4, 8 or
-  // 16 (0: 4); launch bounds of nway_deep_teams_per_sm teams per multiprocessor for 16, twice as
-  // many for 8. Other forms and spaces ignore it.
-  int state_batch = 0;
 };
 
-/// Pairs up to which a launch of a fixed number of states other than 2 is small: one pair per
-/// warp (choose_launch_shape; 64 tokens of 32 heads).
+/// Pairs up to which a launch of a number of states other than 2 (fixed or varying per token) is
+/// small: one pair per warp (choose_launch_shape; 64 tokens of 32 heads).
 constexpr std::int64_t small_nway_pairs = 2048;
 
 /// GPU mapping, from sweeps and profiles on the H200 (docs/perf/README.md): vector lanes over the
@@ -1582,14 +1523,16 @@ LaunchShape choose_launch_shape(const int value_size, const int vector_iters,
   // 1.24 -> 1.18; 16 tokens -0.01..-0.03; 64 tokens within noise).
   if (num_states == 2 && num_pairs * vector_iters <= (std::int64_t(1) << 15))
     shape.vector_length = 32;
-  // Small N-state launches (a fixed count other than 2, at most small_nway_pairs pairs: split-KV
-  // decode, a few tokens with many states): a whole warp per pair too. With 8 lanes such a launch
-  // has a few warps per multiprocessor, each walking its pairs' states one after the other
-  // (H100, docs/perf/raw-2026-12-06-s28, 3 passes, 32 heads x 128, S 4 / 16 / 64, float and bf16,
-  // time / the 8-lane shape: 1-64 tokens median 0.82, float S64 0.60-0.65, bf16 S64 0.75-0.76; at
-  // 256-4096 tokens the 32-lane shapes took 1.28 x as long). Not measured: a count varying per
-  // token (varlen).
-  if (num_states != 2 && num_states > 0 && num_pairs <= small_nway_pairs) shape.vector_length = 32;
+  // Small N-state launches (any count other than 2, fixed or varying per token, at most
+  // small_nway_pairs pairs: split-KV decode, a few tokens with many states): a whole warp per pair
+  // too. With 8 lanes such a launch has a few warps per multiprocessor, each walking its pairs'
+  // states one after the other (H100, docs/perf/raw-2026-12-06-s28, 3 passes, 32 heads x 128, S 4
+  // / 16 / 64, float and bf16, time / the 8-lane shape: 1-64 tokens median 0.82, float S64
+  // 0.60-0.65, bf16 S64 0.75-0.76; at 256-4096 tokens the 32-lane shapes took 1.28 x as long).
+  // Varlen (H100, docs/perf/raw-2026-12-06-s29, 2 passes, the same launches with S states per
+  // token, 1-64 tokens, time / the 8-lane shape: float S4 0.89-0.93, S16 0.71-0.78, S64 0.51-0.63;
+  // bf16 S4 0.87-0.91, S16 0.79-0.89, S64 0.68-0.77; at 256 tokens 1.07-1.48 x as long).
+  if (num_states != 2 && num_pairs <= small_nway_pairs) shape.vector_length = 32;
   shape.team_size = 128 / shape.vector_length;
   const int warp_threads = 32 / shape.vector_length;
   while (shape.tokens_per_group < warp_threads && 2 * shape.tokens_per_group <= num_tokens)
@@ -1773,11 +1716,6 @@ void launch_merge_as(const ExecSpace& exec, const OutputView& output,
   if (!functor_type::host_space && std::int64_t(shape.team_size) * shape.vector_length > 1024)
     throw std::invalid_argument(
         "MergeAttn::Impl::launch_merge: a GPU team has at most 1024 threads " + shape_text());
-  if (shape.state_batch != 0 && shape.state_batch != 4 && shape.state_batch != 8 &&
-      shape.state_batch != 16)
-    throw std::invalid_argument(
-        "MergeAttn::Impl::launch_merge: state_batch is 0, 4, 8 or 16, not " +
-        std::to_string(shape.state_batch) + " " + shape_text());
   if (functor_type::weight_cache &&
       std::int64_t(shape.team_size) * shape.vector_length > nway_max_team_threads)
     throw std::invalid_argument(
@@ -1933,9 +1871,6 @@ void launch_merge_as(const ExecSpace& exec, const OutputView& output,
       }
       if (lane_k == 8) return run(LanePairs<8, true>{});
       if (lane_k == 0 && k == 1) return run(PairsPerThread<1, true>{});
-    } else if (lane_k == 0 && k == 1) {
-      if (shape.state_batch == 8) return run(PairsPerThread<1, false, 8>{});
-      if (shape.state_batch == 16) return run(PairsPerThread<1, false, 16>{});
     }
   }
   if constexpr (functor_type::lane_pairs || functor_type::weight_cache) {
@@ -1966,7 +1901,5 @@ void launch_merge(const ExecSpace& exec, const OutputView& output, const OutputL
 
 }  // namespace Impl
 }  // namespace MergeAttn
-
-#undef MERGEATTN_IMPL_UNROLL
 
 #endif  // MERGEATTN_IMPL_MERGEKERNEL_HPP
