@@ -4,7 +4,9 @@ with its fence), then
 1. per decode case (type, S, shape): A's built-in shape against A's forced forms (batches of 4 / 8 /
    16 states, the row prefetch; 32 and 8 lanes), each form's time / auto, medians per form;
 2. C / A per entry (the one-pair weights' exponentials by the lanes), median per label and S;
-3. varlen: the built-in shape against the forced ones.
+3. varlen (C): the built-in shape against the forced ones;
+4. C's decode launches: forced form / built-in;
+5. the full grid's N-way entries, A and C.
 
     summarize-s29a.py <folder with decodeA-*.json, decodeC-*.json, varlen-*.json>
 """
@@ -81,7 +83,26 @@ def main():
     if allr:
         print("  all: median %.3f (%.3f-%.3f, %d)\n" % (statistics.median(allr), min(allr),
                                                        max(allr), len(allr)))
-    forced_table("3. varlen launches (A): forced form / built-in", v, nv)
+    forced_table("3. varlen launches (C): forced form / built-in", v, nv)
+    forced_table("4. decode launches, C: forced form / built-in (µs of auto)", b, nb)
+    na_, _ = entries(d + "/nwayA-*.json")
+    nc_, _ = entries(d + "/nwayC-*.json")
+    print("5. the full grid's N-way entries: µs A, µs C, C / A; % of copy A, C")
+    pa, _ = pct(d + "/nwayA-*.json")
+    pc, _ = pct(d + "/nwayC-*.json")
+    for name in sorted(set(na_) & set(nc_)):
+        print("  %-40s %8.2f %8.2f %.3f  %5.1f %5.1f" % (name, na_[name], nc_[name],
+                                                      nc_[name] / na_[name], pa[name], pc[name]))
+
+
+def pct(pattern):
+    out = defaultdict(list)
+    for path in sorted(glob.glob(pattern)):
+        for b in json.load(open(path))["benchmarks"]:
+            if b.get("run_type") == "aggregate" or "error_occurred" in b:
+                continue
+            out[b["name"].split("/min_time")[0]].append(b.get("pct_of_copy", 0))
+    return {k: statistics.median(v) for k, v in out.items()}, None
 
 
 if __name__ == "__main__":
