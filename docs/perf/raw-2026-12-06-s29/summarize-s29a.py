@@ -18,13 +18,13 @@ import sys
 from collections import defaultdict
 
 
-def entries(pattern):
+def entries(pattern, key="median_us"):
     out = defaultdict(list)
     for path in sorted(glob.glob(pattern)):
         for b in json.load(open(path))["benchmarks"]:
             if b.get("run_type") == "aggregate" or "error_occurred" in b:
                 continue
-            out[b["name"].split("/min_time")[0]].append(b["median_us"])
+            out[b["name"].split("/min_time")[0]].append(b.get(key, 0))
     return {k: statistics.median(v) for k, v in out.items()}, {k: len(v) for k, v in out.items()}
 
 
@@ -88,21 +88,12 @@ def main():
     na_, _ = entries(d + "/nwayA-*.json")
     nc_, _ = entries(d + "/nwayC-*.json")
     print("5. the full grid's N-way entries: µs A, µs C, C / A; % of copy A, C")
-    pa, _ = pct(d + "/nwayA-*.json")
-    pc, _ = pct(d + "/nwayC-*.json")
+    pa, _ = entries(d + "/nwayA-*.json", "pct_of_copy")
+    pc, _ = entries(d + "/nwayC-*.json", "pct_of_copy")
     for name in sorted(set(na_) & set(nc_)):
         print("  %-40s %8.2f %8.2f %.3f  %5.1f %5.1f" % (name, na_[name], nc_[name],
                                                       nc_[name] / na_[name], pa[name], pc[name]))
 
-
-def pct(pattern):
-    out = defaultdict(list)
-    for path in sorted(glob.glob(pattern)):
-        for b in json.load(open(path))["benchmarks"]:
-            if b.get("run_type") == "aggregate" or "error_occurred" in b:
-                continue
-            out[b["name"].split("/min_time")[0]].append(b.get("pct_of_copy", 0))
-    return {k: statistics.median(v) for k, v in out.items()}, None
 
 
 if __name__ == "__main__":
