@@ -478,6 +478,19 @@ void register_nway_entry(const Shape& s, const std::int64_t S, const std::string
       });
 }
 
+// `def` forced to one pair per team thread on `vec` vector lanes in teams of `threads` threads, its
+// token groups as wide as a warp's team threads where `tokens` allows (choose_launch_shape's loop).
+MergeAttn::Impl::LaunchShape one_pair_shape(MergeAttn::Impl::LaunchShape def, const int vec,
+                                            const int threads, const std::int64_t tokens) {
+  def.vector_length = vec;
+  def.team_size = threads / vec;
+  def.tokens_per_group = 1;
+  while (def.tokens_per_group < 32 / vec && 2 * def.tokens_per_group <= tokens)
+    def.tokens_per_group *= 2;
+  def.pairs_per_thread = 1;
+  return def;
+}
+
 // The built-in launch shape of an N-way merge of S states of shape s.
 template <class T>
 MergeAttn::Impl::LaunchShape builtin_nway_shape(const Shape& s, const std::int64_t S) {
@@ -549,13 +562,7 @@ void register_nway_sweep() {
       for (int vec : {8, 16, 32})
         for (int threads : {128, 32})
           for (bool prefetch : {false, true}) {
-            MergeAttn::Impl::LaunchShape ls = def;
-            ls.vector_length = vec;
-            ls.team_size = threads / vec;
-            ls.tokens_per_group = 1;
-            while (ls.tokens_per_group < 32 / vec && 2 * ls.tokens_per_group <= tokens)
-              ls.tokens_per_group *= 2;
-            ls.pairs_per_thread = 1;
+            MergeAttn::Impl::LaunchShape ls = one_pair_shape(def, vec, threads, tokens);
             ls.prefetch_rows = false;
             ls.prefetch_states = prefetch;
             ls.narrow_state_batches = false;
@@ -576,14 +583,9 @@ void register_nway_sweep() {
         bench_varlen<T>(st, s, S, shape);
       };
       register_with_shape(base + "auto", nullptr, bench);
-      MergeAttn::Impl::LaunchShape ls = builtin_nway_shape<T>(s, 0);
+      const MergeAttn::Impl::LaunchShape def = builtin_nway_shape<T>(s, 0);
       for (int vec : {8, 16, 32}) {
-        ls.vector_length = vec;
-        ls.team_size = 128 / vec;
-        ls.tokens_per_group = 1;
-        while (ls.tokens_per_group < 32 / vec && 2 * ls.tokens_per_group <= tokens)
-          ls.tokens_per_group *= 2;
-        ls.pairs_per_thread = 1;
+        const MergeAttn::Impl::LaunchShape ls = one_pair_shape(def, vec, 128, tokens);
         register_with_shape(base + shape_label(ls), &ls, bench);
       }
     }

@@ -1822,21 +1822,18 @@ void launch_merge_as(const ExecSpace& exec, const OutputView& output,
         Kokkos::LaunchBounds<nway_max_team_threads,
                              nway_min_teams<typename functor_type::value_type, decltype(tag)>()>,
         Kokkos::LaunchBounds<0, 0>>;
-    const auto make_policy = [&](const ExecSpace& space) {
-      auto made = Kokkos::Experimental::require(
-          Kokkos::TeamPolicy<ExecSpace, Bounds, decltype(tag)>(space, league_size, shape.team_size,
-                                                               shape.vector_length),
-          Kokkos::Experimental::WorkItemProperty::HintLightWeight);
+    const auto make_policy = [&](const ExecSpace& space, const int team_size) {
+      auto made =
+          Kokkos::Experimental::require(Kokkos::TeamPolicy<ExecSpace, Bounds, decltype(tag)>(
+                                            space, league_size, team_size, shape.vector_length),
+                                        Kokkos::Experimental::WorkItemProperty::HintLightWeight);
       if (scratch > 0) made.set_scratch_size(0, Kokkos::PerTeam(scratch));
       return made;
     };
     if (shape_override != nullptr) {
       // Asked of a one-thread policy: a host space's policy constructor aborts for a team larger
       // than its thread pool, before team_size_max could be asked of it.
-      auto probe = Kokkos::TeamPolicy<ExecSpace, Bounds, decltype(tag)>(exec, league_size, 1,
-                                                                        shape.vector_length);
-      if (scratch > 0) probe.set_scratch_size(0, Kokkos::PerTeam(scratch));
-      const int most = probe.team_size_max(functor, Kokkos::ParallelForTag());
+      const int most = make_policy(exec, 1).team_size_max(functor, Kokkos::ParallelForTag());
       if (shape.team_size > most)
         throw std::invalid_argument(
             "MergeAttn::Impl::launch_merge: " +
@@ -1845,7 +1842,7 @@ void launch_merge_as(const ExecSpace& exec, const OutputView& output,
             " with vector_length " + std::to_string(shape.vector_length) + " and " +
             std::to_string(scratch) + " bytes of team scratch on this device " + shape_text());
     }
-    const auto policy = make_policy(exec);
+    const auto policy = make_policy(exec, shape.team_size);
     // The label built once: Kokkos takes a std::string, which this literal would allocate at
     // every call (session 24: with the team-launch patch, 0.2-0.3 us less host time per launch).
     static const std::string label("MergeAttn::merge_attn_states");
@@ -1856,7 +1853,7 @@ void launch_merge_as(const ExecSpace& exec, const OutputView& output,
       // asks for one (MergeAttn::PlanLaunch).
       if constexpr (std::is_same<ExecSpace, Kokkos::Cuda>::value)
         plan_cuda_graph(*target, exec, [&](const Kokkos::Cuda& space) {
-          Kokkos::parallel_for(label, make_policy(space), functor);
+          Kokkos::parallel_for(label, make_policy(space, shape.team_size), functor);
         });
 #endif
       return;
