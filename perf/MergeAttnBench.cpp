@@ -324,29 +324,40 @@ void bench_nway(benchmark::State& state, const Shape s, const std::int64_t S,
   }
 }
 
-// Variable length (--sweep, "varlen-pairs/..."): S states for each token, packed [tokens * S]
-// [heads][d] with LSEs [heads][tokens * S] and offsets indptr(t) = t * S (the N-way entry's bytes
-// through the varlen form, whose count is not known on the host), check_indptr off (no host copy
-// of the offsets, no fence: what a decode loop runs). No fold or plan timings.
+// Variable length (--sweep, "varlen-pairs/..." and "varlen-ragged/..."): S states for each token
+// (ragged: token t has 1 + (5 t mod (2 S - 1)) states, S on average, 1 to 2 S - 1), packed
+// [total states][heads][d] with LSEs [heads][total states] and offsets indptr (uniform: the N-way
+// entry's bytes through the varlen form, whose count is not known on the host), check_indptr off
+// (no host copy of the offsets, no fence: what a decode loop runs). No fold or plan timings.
 template <class T>
-void bench_varlen(benchmark::State& state, const Shape s, const std::int64_t S,
+void bench_varlen(benchmark::State& state, const Shape s, const std::int64_t S, const bool ragged,
                   const MergeAttn::Impl::LaunchShape* shape = nullptr) {
   using V = Kokkos::View<T***, Kokkos::LayoutRight, Mem>;
   using L = Kokkos::View<float**, Kokkos::LayoutRight, Mem>;
-  const std::int64_t total = S * s.tokens;
+  Kokkos::View<std::int64_t*, Mem> indptr("indptr", s.tokens + 1);
+  std::int64_t total = S * s.tokens;
+  if (ragged) {
+    const auto offsets = Kokkos::create_mirror_view(Kokkos::HostSpace(), indptr);
+    offsets(0) = 0;
+    for (std::int64_t t = 0; t < s.tokens; ++t)
+      offsets(t + 1) = offsets(t) + 1 + (5 * t) % (2 * S - 1);
+    total = offsets(s.tokens);
+    Kokkos::deep_copy(indptr, offsets);
+  } else {
+    Kokkos::parallel_for(
+        "fill", Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(0, s.tokens + 1),
+        FillIndptr<decltype(indptr)>{indptr, S});
+  }
   V states(Kokkos::view_alloc("states", Kokkos::WithoutInitializing), total, s.heads, s.head_size);
   L lse("lse", s.heads, total);
   V out(Kokkos::view_alloc("out", Kokkos::WithoutInitializing), s.tokens, s.heads, s.head_size);
   L ol("ol", s.heads, s.tokens);
-  Kokkos::View<std::int64_t*, Mem> indptr("indptr", s.tokens + 1);
   using P2 = Kokkos::MDRangePolicy<Exec, Kokkos::Rank<2>, Kokkos::IndexType<std::int64_t>>;
   Kokkos::parallel_for("fill", P2({0, 0}, {total, s.heads}), FillOutputs<V>{states, 1});
   Kokkos::parallel_for("fill", P2({0, 0}, {s.heads, total}), FillLse<L>{lse, 0.0f});
-  Kokkos::parallel_for("fill",
-                       Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(0, s.tokens + 1),
-                       FillIndptr<decltype(indptr)>{indptr, S});
-  const double elements = double(s.tokens) * double(s.heads) * double(s.head_size);
-  const double bytes = double(S + 1) * (elements * sizeof(T) + double(s.tokens * s.heads) * 4.0);
+  // The rows and LSEs read (every state's) and written (every token's).
+  const double row_bytes = double(s.heads) * (double(s.head_size) * sizeof(T) + 4.0);
+  const double bytes = double(total + s.tokens) * row_bytes;
   const double copy_s = copy_seconds(bytes);
   const Exec exec;
   MergeAttn::MergeOptions options;
@@ -571,24 +582,29 @@ void register_nway_sweep() {
           }
     }
   // "varlen-pairs/...": split-KV decode through the varlen form (1 to 256 tokens x 32 x 128, S 4,
-  // 16 and 64 per token): the built-in shape and one pair per team thread of 128 threads on 8, 16
-  // or 32 lanes. GPU-like spaces only.
-  for (std::int64_t S : {4, 16, 64})
-    for (std::int64_t tokens :
-         gpu_like ? std::vector<std::int64_t>{1, 16, 64, 256} : std::vector<std::int64_t>{}) {
-      const Shape s{tokens, 32, 128};
-      const std::string base = std::string("varlen-pairs/") + type_name<T>() + "/S" +
-                               std::to_string(S) + "/" + shape_name(s) + "/";
-      const auto bench = [s, S](benchmark::State& st, const MergeAttn::Impl::LaunchShape* shape) {
-        bench_varlen<T>(st, s, S, shape);
-      };
-      register_with_shape(base + "auto", nullptr, bench);
-      const MergeAttn::Impl::LaunchShape def = builtin_nway_shape<T>(s, 0);
-      for (int vec : {8, 16, 32}) {
-        const MergeAttn::Impl::LaunchShape ls = one_pair_shape(def, vec, 128, tokens);
-        register_with_shape(base + shape_label(ls), &ls, bench);
+  // 16 and 64 per token), "varlen-ragged/...": the same with S states per token on average (16 to
+  // 256 tokens): the built-in shape and one pair per team thread of 128 threads on 8, 16 or 32
+  // lanes. GPU-like spaces only.
+  for (const bool ragged : {false, true})
+    for (std::int64_t S : {4, 16, 64})
+      for (std::int64_t tokens :
+           gpu_like ? std::vector<std::int64_t>{1, 16, 64, 256} : std::vector<std::int64_t>{}) {
+        if (ragged && tokens == 1) continue;  // one token: one count
+        const Shape s{tokens, 32, 128};
+        const std::string base = std::string(ragged ? "varlen-ragged/" : "varlen-pairs/") +
+                                 type_name<T>() + "/S" + std::to_string(S) + "/" + shape_name(s) +
+                                 "/";
+        const auto bench = [s, S, ragged](benchmark::State& st,
+                                          const MergeAttn::Impl::LaunchShape* shape) {
+          bench_varlen<T>(st, s, S, ragged, shape);
+        };
+        register_with_shape(base + "auto", nullptr, bench);
+        const MergeAttn::Impl::LaunchShape def = builtin_nway_shape<T>(s, 0);
+        for (int vec : {8, 16, 32}) {
+          const MergeAttn::Impl::LaunchShape ls = one_pair_shape(def, vec, 128, tokens);
+          register_with_shape(base + shape_label(ls), &ls, bench);
+        }
       }
-    }
   // The built-in shape between 2^17 and 2^19 pairs, where the 16-bit form follows the waves of
   // teams (session 16): token counts of a fraction of a wave more than whole waves on the H200
   // (4352: 1.03 waves of 8 teams per SM; 7168: 2.26 waves of 6), head sizes 64 and 128; and head
