@@ -577,6 +577,13 @@ TYPED_TEST(MergeMany, NWayLanePairsShapesGiveTheSameBits) {
         if (d == 48 && S != 3 && S != 8) continue;
         auto p = make_many<T>(S, 37, 3, d, seed++, 0.2, {2});
         if (S == 5) p.lse[p.li(2, 1, 9)] = std::nanf("");
+        if (S >= 3) {
+          // Ties for the maximum (the LSEs are at most 8): the first state reaching it is the
+          // one whose term is left out of the sum, wherever the vector lanes find them (states
+          // 32 and 54 are on lane 0 or 22 of 32, and 0 or 6 of 8, before state 1).
+          for (const std::int64_t s : {std::int64_t(1), S - 1}) p.lse[p.li(s, 1, 5)] = 9.5f;
+          for (const std::int64_t s : {std::int64_t(0), S / 2, S - 1}) p.lse[p.li(s, 2, 6)] = 8.5f;
+        }
         const std::string ctx = std::string("NWay LanePairs S=") + std::to_string(S) +
                                 " d=" + std::to_string(d) + " " + TypeParam::name() + " " +
                                 value_type_name<T>();
