@@ -12,6 +12,7 @@ export LD_LIBRARY_PATH=$PWD/.gpu-carry/lib:/usr/local/cuda/lib64:$LD_LIBRARY_PAT
 t0=$(date +%s)
 budget=${BUDGET:-480}
 W=/tmp/s30a
+rm -rf $W  # a warm machine keeps /tmp between calls: no files of an earlier call
 mkdir -p $W/ncu
 xz -dc .gpu-carry/bin/benchL.xz > $W/merge_attn_bench && chmod +x $W/merge_attn_bench
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv > $W/gpu.txt

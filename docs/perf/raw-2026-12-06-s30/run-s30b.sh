@@ -11,6 +11,7 @@ export LD_LIBRARY_PATH=$PWD/.gpu-carry/lib:/usr/local/cuda/lib64:$LD_LIBRARY_PAT
 t0=$(date +%s)
 budget=${BUDGET:-300}
 W=/tmp/s30b
+rm -rf $W  # a warm machine keeps /tmp between calls: no files of an earlier call
 mkdir -p $W
 rc=0
 for f in .gpu-carry/bin/mat-*.xz; do
