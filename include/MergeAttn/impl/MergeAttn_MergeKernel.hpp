@@ -889,7 +889,8 @@ class MergeFunctor {
   // N states on GPUs: pairs of more states than this find their maximum by a reduction across
   // the vector lanes, the others one lane each (H100, 1-64 tokens x 32 x 128 against one lane, 4
   // alternating passes, time: 64 states 0.82-0.87, 16 states 0.93-0.98, 4 states 1.02-1.04; the
-  // tree's steps cost more than walking 4 states).
+  // tree's steps cost more than walking 4 states. With this rule, session 31: 64 states 0.83-0.90
+  // on an H100 and 0.82-0.89 on an H200, 16 states 0.89-0.99).
   static constexpr int serial_max_pass_states = 8;
   // The first pass over a pair's LSEs by the vector lanes (nway_weights): a Kokkos reducer of
   // the NaN flag, the non-empty states, their maximum and the first state reaching it (equal
@@ -958,8 +959,6 @@ class MergeFunctor {
   KOKKOS_INLINE_FUNCTION void nway_weights(const member_type& team, Weights& wt,
                                            const std::int64_t t, const std::int64_t h) const {
     const compute_type inf = infinity<compute_type>();
-    bool nan = wt.count < 0;
-    std::int64_t live = 0;
     const int n = static_cast<int>(!staged_weights || wt.count < 0 ? 0
                                    : wt.count < wt.cap             ? wt.count
                                                                    : wt.cap);
@@ -1004,8 +1003,8 @@ class MergeFunctor {
     } else {
       one_lane();
     }
-    nan = nan || pass.nan != 0;
-    live = pass.live;
+    const bool nan = wt.count < 0 || pass.nan != 0;
+    const std::int64_t live = pass.live;
     wt.m = pass.m;
     wt.arg = pass.arg;
     if (nan) {
