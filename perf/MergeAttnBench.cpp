@@ -566,14 +566,14 @@ void register_nway_sweep() {
             register_nway_entry<T>(s, S, shape_label(ls), &ls, "nway-pairs");
           }
     }
-  // "varlen-pairs/...": split-KV decode through the varlen form (1 to 256 tokens x 32 x 128, S 4,
+  // "varlen-pairs/...": split-KV decode through the varlen form (1 to 1024 tokens x 32 x 128, S 4,
   // 16 and 64 per token), "varlen-ragged/...": the same with S states per token on average (16 to
-  // 256 tokens): the built-in shape and one pair per team thread of 128 threads on 8, 16 or 32
+  // 1024 tokens): the built-in shape and one pair per team thread of 128 threads on 8, 16 or 32
   // lanes. GPU-like spaces only.
   for (const bool ragged : {false, true})
     for (std::int64_t S : {4, 16, 64})
-      for (std::int64_t tokens :
-           gpu_like ? std::vector<std::int64_t>{1, 16, 64, 256} : std::vector<std::int64_t>{}) {
+      for (std::int64_t tokens : gpu_like ? std::vector<std::int64_t>{1, 16, 64, 256, 1024}
+                                          : std::vector<std::int64_t>{}) {
         if (ragged && tokens == 1) continue;  // one token: one count
         const Shape s{tokens, 32, 128};
         const std::string base = std::string(ragged ? "varlen-ragged/" : "varlen-pairs/") +

@@ -414,6 +414,71 @@ TYPED_TEST(MergeMany, SmallNWayLaunchesTakeAWarpPerPair) {
   }
 }
 
+// Varlen launches of float values with at least varlen_wide_mean_states states per token on
+// average take a warp per pair up to varlen_wide_pairs pairs on GPU-like spaces; fewer states on
+// average, other value types, a fixed count and larger launches keep their shapes.
+TYPED_TEST(MergeMany, ManyVarlenStatesTakeAWarpPerPair) {
+  using MergeAttn::Impl::choose_launch_shape;
+  using MergeAttn::Impl::varlen_wide_mean_states;
+  using MergeAttn::Impl::varlen_wide_pairs;
+  constexpr bool host_like =
+      Kokkos::SpaceAccessibility<Kokkos::HostSpace, DeviceMemory<TypeParam>>::accessible;
+  // Rows of 128 values of `size` bytes, 32 heads, `states` per token (0: varying), `mean` of them
+  // on average.
+  const auto shape = [](int size, std::int64_t tokens, std::int64_t states, std::int64_t mean) {
+    return choose_launch_shape<TypeParam>(size, 128 * size / 16, tokens, 32, states, 132, mean);
+  };
+  const std::int64_t most_tokens = varlen_wide_pairs / 32;
+  const std::int64_t many = varlen_wide_mean_states;
+  if constexpr (host_like) {
+    EXPECT_EQ(shape(4, most_tokens, 0, many).vector_length, 1);
+    EXPECT_EQ(shape(4, most_tokens, 0, many).team_size, 1);
+  } else {
+    for (std::int64_t mean : {many, 4 * many}) {
+      for (std::int64_t tokens : {most_tokens / 2 + 1, most_tokens}) {
+        const auto s = shape(4, tokens, 0, mean);
+        const std::string ctx = std::to_string(tokens) + " tokens, " + std::to_string(mean);
+        EXPECT_EQ(s.vector_length, 32) << ctx;
+        EXPECT_EQ(s.team_size, 4) << ctx;
+        EXPECT_EQ(s.tokens_per_group, 1) << ctx;
+        EXPECT_EQ(s.pairs_per_thread, 1) << ctx;
+        EXPECT_FALSE(s.prefetch_states) << ctx;
+      }
+    }
+    EXPECT_EQ(shape(4, most_tokens, 0, many - 1).vector_length, 8);
+    EXPECT_EQ(shape(4, most_tokens, 0, 0).vector_length, 8);  // average not known
+    EXPECT_EQ(shape(4, most_tokens + 1, 0, many).vector_length, 8);
+    EXPECT_EQ(shape(4, most_tokens, many, many).vector_length, 8);  // a fixed count
+    EXPECT_EQ(shape(2, most_tokens, 0, many).vector_length, 8);     // 16-bit
+    EXPECT_EQ(shape(8, most_tokens, 0, many).vector_length, 16);    // double (4 packs per lane)
+  }
+}
+
+// mean_count(): the packed states over the tokens (rounded down; no tokens: 0), the fixed count of
+// the other policies.
+TYPED_TEST(MergeMany, StatesMeanCount) {
+  using Mem = DeviceMemory<TypeParam>;
+  using Packed = Kokkos::View<float***, Kokkos::LayoutRight, Mem>;
+  using Lse = Kokkos::View<float**, Kokkos::LayoutRight, Mem>;
+  using Indptr = Kokkos::View<std::int64_t*, Mem>;
+  using Varlen = MergeAttn::Impl::VarlenStates<Packed, Lse, Indptr>;
+  const auto mean = [](std::int64_t total, std::int64_t tokens) {
+    return Varlen{Packed("packed", total, 1, 8), Lse("lse", 1, total), Indptr("indptr", tokens + 1)}
+        .mean_count();
+  };
+  EXPECT_EQ(mean(128, 2), 64);
+  EXPECT_EQ(mean(127, 2), 63);
+  EXPECT_EQ(mean(5, 1), 5);
+  EXPECT_EQ(mean(0, 3), 0);
+  EXPECT_EQ(mean(7, 0), 0);
+  using Stacked = MergeAttn::Impl::StackedStates<Kokkos::View<float****, Kokkos::LayoutRight, Mem>,
+                                                 Kokkos::View<float***, Kokkos::LayoutRight, Mem>>;
+  const Stacked stacked{Kokkos::View<float****, Kokkos::LayoutRight, Mem>("s", 6, 2, 1, 8),
+                        Kokkos::View<float***, Kokkos::LayoutRight, Mem>("l", 6, 1, 2)};
+  EXPECT_EQ(stacked.mean_count(), 6);
+  EXPECT_EQ(stacked.mean_count(), stacked.uniform_count());
+}
+
 // Where the built-in N-state shapes take the L2 row prefetch (choose_launch_shape's rule, H200
 // sweeps): GPU-like spaces, at least 2^17 pairs and 4 states of 16-bit or 4-byte values; with
 // 16-bit values in the LanePairs form, the state ring from 2^23 row packs per state (then batches

@@ -72,7 +72,8 @@ KOKKOS_FORCEINLINE_FUNCTION typename LseView::reference_type lse_ref(const LseVi
 // Where a pair's states come from. Every policy provides value_type, fixed_count (> 0: the same
 // number of states for every token, known at compile time; 0: per token), first(t) and count(t)
 // (states first(t) .. first(t) + count(t) - 1; a negative count marks malformed offsets),
-// uniform_count() (on the host: the states of every token, 0 when it varies), active(t), and for a
+// uniform_count() (on the host: the states of every token, 0 when it varies), mean_count() (on the
+// host: the states per token on average, rounded down), active(t), and for a
 // state index i: lse(i, t, h, tokens_heads) (in the layout the flag says), row(i, t, h) (the
 // contiguous row, fast path only) and value(i, t, h, d).
 
@@ -92,6 +93,7 @@ struct TwoStates {
   KOKKOS_INLINE_FUNCTION std::int64_t first(std::int64_t) const { return 0; }
   KOKKOS_INLINE_FUNCTION std::int64_t count(std::int64_t) const { return 2; }
   std::int64_t uniform_count() const { return 2; }
+  std::int64_t mean_count() const { return 2; }
   KOKKOS_INLINE_FUNCTION bool active(const std::int64_t t) const {
     if constexpr (has_mask) {
       return mask(t) != 0;
@@ -130,6 +132,7 @@ struct StackedStates {
     return static_cast<std::int64_t>(states.extent(0));
   }
   std::int64_t uniform_count() const { return static_cast<std::int64_t>(states.extent(0)); }
+  std::int64_t mean_count() const { return uniform_count(); }
   KOKKOS_INLINE_FUNCTION bool active(std::int64_t) const { return true; }
   template <class C>
   KOKKOS_INLINE_FUNCTION C lse(const std::int64_t i, const std::int64_t t, const std::int64_t h,
@@ -172,6 +175,12 @@ struct VarlenStates {
     return (b < 0 || e < b || e > total) ? -1 : e - b;
   }
   std::int64_t uniform_count() const { return 0; }
+  // The packed states over the tokens: from the extents alone (no copy of the offsets to the host),
+  // so states past the last token's offsets count too.
+  std::int64_t mean_count() const {
+    const std::int64_t tokens = static_cast<std::int64_t>(indptr.extent(0)) - 1;
+    return tokens > 0 ? static_cast<std::int64_t>(states.extent(0)) / tokens : 0;
+  }
   KOKKOS_INLINE_FUNCTION bool active(std::int64_t) const { return true; }
   template <class C>
   KOKKOS_INLINE_FUNCTION C lse(const std::int64_t i, std::int64_t, const std::int64_t h,
@@ -1557,17 +1566,25 @@ struct LaunchShape {
 /// small: one pair per warp (choose_launch_shape; 64 tokens of 32 heads).
 constexpr std::int64_t small_nway_pairs = 2048;
 
+/// Varlen launches of float values with at least varlen_wide_mean_states states per token on
+/// average and at most varlen_wide_pairs pairs take one pair per warp too (choose_launch_shape;
+/// 256 tokens of 32 heads).
+constexpr std::int64_t varlen_wide_pairs = 8192;
+constexpr std::int64_t varlen_wide_mean_states = 64;
+
 /// GPU mapping, from sweeps and profiles on the H200 (docs/perf/README.md): vector lanes over the
 /// 16-byte packs of a row, each lane moving about 2 packs (16-bit types, float in the 2-way merge)
 /// or 4 (double, float with N states), at least 8 lanes, 128 threads per block; token groups as
 /// wide as the team threads of a warp (LSE sectors shared: the profile showed L2, not DRAM, as the
 /// limit); for large launches two pairs per thread or an L2 prefetch of the rows, by the work per
 /// lane. num_states: the states per token (2 for the 2-way merge, 0 when it varies per token);
-/// multiprocessors: the device's (CUDA), 0 where not known.
+/// multiprocessors: the device's (CUDA), 0 where not known; mean_states: where the count varies,
+/// the states per token on average (0: not known).
 template <class ExecSpace>
 LaunchShape choose_launch_shape(const int value_size, const int vector_iters,
                                 const std::int64_t num_tokens, const std::int64_t num_heads,
-                                const std::int64_t num_states = 2, const int multiprocessors = 0) {
+                                const std::int64_t num_states = 2, const int multiprocessors = 0,
+                                const std::int64_t mean_states = 0) {
   constexpr bool host_like =
       Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
   if (host_like) return {1, 1, 1, 1, false};
@@ -1599,6 +1616,17 @@ LaunchShape choose_launch_shape(const int value_size, const int vector_iters,
   // token, 1-64 tokens, time / the 8-lane shape: float S4 0.89-0.93, S16 0.71-0.78, S64 0.51-0.63;
   // bf16 S4 0.87-0.91, S16 0.79-0.89, S64 0.68-0.77; at 256 tokens 1.07-1.48 x as long).
   if (num_states != 2 && num_pairs <= small_nway_pairs) shape.vector_length = 32;
+  // Varlen float launches of many states per token on average, up to varlen_wide_pairs pairs: a
+  // whole warp per pair as well. A launch knows the average count, not its spread; wider shapes
+  // win where the counts vary from token to token (a pair's warp walks its own count, not the
+  // longest of its team's), and at 64 states on average also where they do not (H200, session 31,
+  // docs/perf/raw-2026-12-06-s31/run4-h200, 3 passes, 256x32x128, time / the 8-lane shape: float
+  // S64 uniform 0.967, ragged (1 to 127 states) 0.731; S16 uniform 1.088, ragged 0.792; bf16 S64
+  // uniform 1.19, ragged 0.90 with 32 lanes and 0.79 with 16. H100, session 30: float S64 uniform
+  // 1.019, ragged 0.81).
+  if (num_states == 0 && value_size == 4 && num_pairs <= varlen_wide_pairs &&
+      mean_states >= varlen_wide_mean_states)
+    shape.vector_length = 32;
   shape.team_size = 128 / shape.vector_length;
   const int warp_threads = 32 / shape.vector_length;
   while (shape.tokens_per_group < warp_threads && 2 * shape.tokens_per_group <= num_tokens)
@@ -1769,7 +1797,7 @@ void launch_merge_as(const ExecSpace& exec, const OutputView& output,
                                       static_cast<int>(sizeof(typename functor_type::value_type)),
                                       functor.vector_iterations(), functor.num_tokens(),
                                       static_cast<std::int64_t>(output.extent(1)),
-                                      states.uniform_count(), multiprocessors);
+                                      states.uniform_count(), multiprocessors, states.mean_count());
   const auto shape_text = [&] {
     return "(team_size " + std::to_string(shape.team_size) + " x vector_length " +
            std::to_string(shape.vector_length) + ", pairs_per_thread " +
