@@ -1568,9 +1568,9 @@ constexpr std::int64_t small_nway_pairs = 2048;
 
 /// Varlen launches of float values with at least varlen_wide_mean_states states per token on
 /// average and at most varlen_wide_pairs pairs take one pair per warp too (choose_launch_shape;
-/// 256 tokens of 32 heads).
-constexpr std::int64_t varlen_wide_pairs = 8192;
-constexpr std::int64_t varlen_wide_mean_states = 64;
+/// 1024 tokens of 32 heads).
+constexpr std::int64_t varlen_wide_pairs = 32768;
+constexpr std::int64_t varlen_wide_mean_states = 32;
 
 /// GPU mapping, from sweeps and profiles on the H200 (docs/perf/README.md): vector lanes over the
 /// 16-byte packs of a row, each lane moving about 2 packs (16-bit types, float in the 2-way merge)
@@ -1619,11 +1619,14 @@ LaunchShape choose_launch_shape(const int value_size, const int vector_iters,
   // Varlen float launches of many states per token on average, up to varlen_wide_pairs pairs: a
   // whole warp per pair as well. A launch knows the average count, not its spread; wider shapes
   // win where the counts vary from token to token (a pair's warp walks its own count, not the
-  // longest of its team's), and at 64 states on average also where they do not (H200, session 31,
-  // docs/perf/raw-2026-12-06-s31/run4-h200, 3 passes, 256x32x128, time / the 8-lane shape: float
-  // S64 uniform 0.967, ragged (1 to 127 states) 0.731; S16 uniform 1.088, ragged 0.792; bf16 S64
-  // uniform 1.19, ragged 0.90 with 32 lanes and 0.79 with 16. H100, session 30: float S64 uniform
-  // 1.019, ragged 0.81).
+  // longest of its team's), and with many states also where they do not. Time / the 8-lane shape,
+  // x32x128: H200 (session 31, docs/perf/raw-2026-12-06-s31/run4-h200, 3 passes), 256 tokens,
+  // float S64 uniform 0.967, ragged (1 to 127 states, 63.5 on average) 0.731; S16 uniform 1.088,
+  // ragged 0.792. H100 (session 32, docs/perf/raw-2026-12-06-s32, 1 pass): 256 tokens S64 0.974 /
+  // 0.824 (uniform / ragged), S16 1.071 / 0.832; 1024 tokens S64 0.906 / 0.886, S16 0.930 / 0.847,
+  // S4 1.155 / 0.894. So from 32 states on average (16 lost at 256 tokens, 63.5 won; 32 itself not
+  // measured). bf16 keeps 8 lanes (32 lanes at 256 tokens S64: uniform 1.13-1.19, ragged 0.90-0.91;
+  // 16 lanes at 1024 tokens 0.93-0.95 on one H100 pass, at 256 tokens uniform 1.12-1.13).
   if (num_states == 0 && value_size == 4 && num_pairs <= varlen_wide_pairs &&
       mean_states >= varlen_wide_mean_states)
     shape.vector_length = 32;
