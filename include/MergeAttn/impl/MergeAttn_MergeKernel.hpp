@@ -93,7 +93,7 @@ struct TwoStates {
   KOKKOS_INLINE_FUNCTION std::int64_t first(std::int64_t) const { return 0; }
   KOKKOS_INLINE_FUNCTION std::int64_t count(std::int64_t) const { return 2; }
   std::int64_t uniform_count() const { return 2; }
-  std::int64_t mean_count() const { return 2; }
+  std::int64_t mean_count() const { return uniform_count(); }
   KOKKOS_INLINE_FUNCTION bool active(const std::int64_t t) const {
     if constexpr (has_mask) {
       return mask(t) != 0;
