@@ -23,6 +23,7 @@
 #include <string>
 #include <thread>
 #include <tuple>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -567,13 +568,20 @@ void register_nway_sweep() {
           }
     }
   // "varlen-pairs/...": split-KV decode through the varlen form (1 to 1024 tokens x 32 x 128, S 4,
-  // 16 and 64 per token), "varlen-ragged/...": the same with S states per token on average (16 to
-  // 1024 tokens): the built-in shape and one pair per team thread of 128 threads on 8, 16 or 32
-  // lanes. GPU-like spaces only.
+  // 16 and 64 per token; float also S 8 and 32, and 512, 2048 and 4096 tokens: where the wide
+  // varlen rule's bounds lie), "varlen-ragged/...": the same with S states per token on average
+  // (16 tokens and more): the built-in shape and one pair per team thread of 128 threads on 8, 16
+  // or 32 lanes. GPU-like spaces only.
+  constexpr bool varlen_wide = std::is_same<T, float>::value;
+  const std::vector<std::int64_t> varlen_counts = varlen_wide
+                                                      ? std::vector<std::int64_t>{4, 8, 16, 32, 64}
+                                                      : std::vector<std::int64_t>{4, 16, 64};
+  std::vector<std::int64_t> varlen_tokens;
+  if (gpu_like) varlen_tokens = {1, 16, 64, 256, 1024};
+  if (gpu_like && varlen_wide) varlen_tokens = {1, 16, 64, 256, 512, 1024, 2048, 4096};
   for (const bool ragged : {false, true})
-    for (std::int64_t S : {4, 16, 64})
-      for (std::int64_t tokens : gpu_like ? std::vector<std::int64_t>{1, 16, 64, 256, 1024}
-                                          : std::vector<std::int64_t>{}) {
+    for (const std::int64_t S : varlen_counts)
+      for (const std::int64_t tokens : varlen_tokens) {
         if (ragged && tokens == 1) continue;  // one token: one count
         const Shape s{tokens, 32, 128};
         const std::string base = std::string(ragged ? "varlen-ragged/" : "varlen-pairs/") +

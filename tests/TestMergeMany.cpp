@@ -2,6 +2,8 @@
 // 1024, random empty states, all-empty tokens), N = 2 against the 2-way merge, the variable-length
 // merge (ragged offsets with zero-length tokens, offset checks), the masked in-place merge, and the
 // LSE conventions (base 2, [tokens][heads]).
+#include <utility>
+
 #include "MergeAttnManyUtils.hpp"
 
 namespace {
@@ -414,11 +416,14 @@ TYPED_TEST(MergeMany, SmallNWayLaunchesTakeAWarpPerPair) {
   }
 }
 
-// Varlen launches of float values with at least varlen_wide_mean_states states per token on
-// average take a warp per pair up to varlen_wide_pairs pairs on GPU-like spaces; fewer states on
-// average, other value types, a fixed count and larger launches keep their shapes.
+// Varlen launches of float values take a warp per pair on GPU-like spaces up to varlen_wide_pairs
+// pairs, with at least varlen_wide_mean_states states per token on average, or at least
+// varlen_mid_mean_states from varlen_mid_pairs pairs on; fewer states on average, other value
+// types, a fixed count and larger launches keep their shapes.
 TYPED_TEST(MergeMany, ManyVarlenStatesTakeAWarpPerPair) {
   using MergeAttn::Impl::choose_launch_shape;
+  using MergeAttn::Impl::varlen_mid_mean_states;
+  using MergeAttn::Impl::varlen_mid_pairs;
   using MergeAttn::Impl::varlen_wide_mean_states;
   using MergeAttn::Impl::varlen_wide_pairs;
   constexpr bool host_like =
@@ -429,25 +434,39 @@ TYPED_TEST(MergeMany, ManyVarlenStatesTakeAWarpPerPair) {
     return choose_launch_shape<TypeParam>(size, 128 * size / 16, tokens, 32, states, 132, mean);
   };
   const std::int64_t most_tokens = varlen_wide_pairs / 32;
+  const std::int64_t mid_tokens = varlen_mid_pairs / 32;
   const std::int64_t many = varlen_wide_mean_states;
+  const std::int64_t mid = varlen_mid_mean_states;
+  static_assert(varlen_mid_mean_states < varlen_wide_mean_states &&
+                    varlen_mid_pairs < varlen_wide_pairs && varlen_wide_pairs % 32 == 0 &&
+                    varlen_mid_pairs % 32 == 0,
+                "ManyVarlenStatesTakeAWarpPerPair: the rule's bounds as the test reads them");
   if constexpr (host_like) {
     EXPECT_EQ(shape(4, most_tokens, 0, many).vector_length, 1);
     EXPECT_EQ(shape(4, most_tokens, 0, many).team_size, 1);
+    EXPECT_EQ(shape(4, mid_tokens, 0, mid).vector_length, 1);
   } else {
-    for (std::int64_t mean : {many, 4 * many}) {
-      for (std::int64_t tokens : {most_tokens / 2 + 1, most_tokens}) {
-        const auto s = shape(4, tokens, 0, mean);
-        const std::string ctx = std::to_string(tokens) + " tokens, " + std::to_string(mean);
-        EXPECT_EQ(s.vector_length, 32) << ctx;
-        EXPECT_EQ(s.team_size, 4) << ctx;
-        EXPECT_EQ(s.tokens_per_group, 1) << ctx;
-        EXPECT_EQ(s.pairs_per_thread, 1) << ctx;
-        EXPECT_FALSE(s.prefetch_states) << ctx;
-      }
+    // (tokens, mean) taking a warp per pair: many states from a small launch on, mid-many from
+    // varlen_mid_pairs pairs on, both up to varlen_wide_pairs.
+    const std::pair<std::int64_t, std::int64_t> wide[] = {
+        {mid_tokens / 2, many},  {most_tokens / 2 + 1, many}, {most_tokens, many},
+        {most_tokens, 4 * many}, {mid_tokens, mid},           {most_tokens, mid},
+        {mid_tokens, many - 1},  {most_tokens / 2 + 1, mid}};
+    for (const auto& [tokens, mean] : wide) {
+      const auto s = shape(4, tokens, 0, mean);
+      const std::string ctx = std::to_string(tokens) + " tokens, " + std::to_string(mean);
+      EXPECT_EQ(s.vector_length, 32) << ctx;
+      EXPECT_EQ(s.team_size, 4) << ctx;
+      EXPECT_EQ(s.tokens_per_group, 1) << ctx;
+      EXPECT_EQ(s.pairs_per_thread, 1) << ctx;
+      EXPECT_FALSE(s.prefetch_states) << ctx;
     }
-    EXPECT_EQ(shape(4, most_tokens, 0, many - 1).vector_length, 8);
+    EXPECT_EQ(shape(4, mid_tokens - 1, 0, mid).vector_length, 8);       // below varlen_mid_pairs
+    EXPECT_EQ(shape(4, mid_tokens - 1, 0, many - 1).vector_length, 8);  // the same
+    EXPECT_EQ(shape(4, most_tokens, 0, mid - 1).vector_length, 8);
     EXPECT_EQ(shape(4, most_tokens, 0, 0).vector_length, 8);  // average not known
     EXPECT_EQ(shape(4, most_tokens + 1, 0, many).vector_length, 8);
+    EXPECT_EQ(shape(4, most_tokens + 1, 0, mid).vector_length, 8);
     EXPECT_EQ(shape(4, most_tokens, many, many).vector_length, 8);  // a fixed count
     EXPECT_EQ(shape(2, most_tokens, 0, many).vector_length, 8);     // 16-bit
     EXPECT_EQ(shape(8, most_tokens, 0, many).vector_length, 16);    // double (4 packs per lane)

@@ -1566,11 +1566,14 @@ struct LaunchShape {
 /// small: one pair per warp (choose_launch_shape; 64 tokens of 32 heads).
 constexpr std::int64_t small_nway_pairs = 2048;
 
-/// Varlen launches of float values with at least varlen_wide_mean_states states per token on
-/// average and at most varlen_wide_pairs pairs take one pair per warp too (choose_launch_shape;
-/// 1024 tokens of 32 heads).
-constexpr std::int64_t varlen_wide_pairs = 32768;
+/// Varlen launches of float values of at most varlen_wide_pairs pairs (2048 tokens of 32 heads)
+/// take one pair per warp too (choose_launch_shape): with at least varlen_wide_mean_states states
+/// per token on average, or at least varlen_mid_mean_states from varlen_mid_pairs pairs on (512
+/// tokens of 32 heads).
+constexpr std::int64_t varlen_wide_pairs = 65536;
 constexpr std::int64_t varlen_wide_mean_states = 32;
+constexpr std::int64_t varlen_mid_pairs = 16384;
+constexpr std::int64_t varlen_mid_mean_states = 16;
 
 /// GPU mapping, from sweeps and profiles on the H200 (docs/perf/README.md): vector lanes over the
 /// 16-byte packs of a row, each lane moving about 2 packs (16-bit types, float in the 2-way merge)
@@ -1620,15 +1623,21 @@ LaunchShape choose_launch_shape(const int value_size, const int vector_iters,
   // whole warp per pair as well. A launch knows the average count, not its spread; wider shapes
   // win where the counts vary from token to token (a pair's warp walks its own count, not the
   // longest of its team's), and with many states also where they do not. Time / the 8-lane shape,
-  // x32x128: H200 (session 31, docs/perf/raw-2026-12-06-s31/run4-h200, 3 passes), 256 tokens,
-  // float S64 uniform 0.967, ragged (1 to 127 states, 63.5 on average) 0.731; S16 uniform 1.088,
-  // ragged 0.792. H100 (session 32, docs/perf/raw-2026-12-06-s32, 1 pass): 256 tokens S64 0.974 /
-  // 0.824 (uniform / ragged), S16 1.071 / 0.832; 1024 tokens S64 0.906 / 0.886, S16 0.930 / 0.847,
-  // S4 1.155 / 0.894. So from 32 states on average (16 lost at 256 tokens, 63.5 won; 32 itself not
-  // measured). bf16 keeps 8 lanes (32 lanes at 256 tokens S64: uniform 1.13-1.19, ragged 0.90-0.91;
-  // 16 lanes at 1024 tokens 0.93-0.95 on one H100 pass, at 256 tokens uniform 1.12-1.13).
+  // x32x128, uniform / ragged counts (1 to 2S - 1 states, S on average): H200 (session 31,
+  // docs/perf/raw-2026-12-06-s31/run4-h200, 3 passes), 256 tokens, S64 0.967 / 0.731, S16 1.088 /
+  // 0.792. H100 (session 34, docs/perf/raw-2026-12-07-s34/run3-h100, 4 passes), 512 to 4096
+  // tokens: S32 and S64 0.85-0.94 / 0.80-0.93, S16 0.92-0.97 / 0.78-0.92, S8 1.00-1.13 /
+  // 0.73-0.88, S4 1.10-1.38 / 0.86-1.02; 256 tokens S32 0.99 / 0.80 (ragged: 31 on average, as
+  // mean_count() rounds down), S16 1.09 / 0.82 (sessions 32 and 34, two more H100s, 1024 tokens
+  // S16: 0.93-0.95 / 0.84-0.85). So from 32 states on average, and from 16 at 512 tokens and
+  // more, up to 2048 tokens: from 2^17 pairs on the large-launch rules below would give 32 lanes
+  // two pairs per team thread, a shape not measured (the one-pair shape at 4096 tokens: S16 to
+  // S64 0.94-0.97 / 0.92-0.93). bf16 keeps 8 lanes (32 lanes at 256 tokens S64: uniform
+  // 1.13-1.19, ragged 0.90-0.91; 16 lanes at 1024 tokens 0.93-0.95 on one H100 pass, at 256
+  // tokens uniform 1.12-1.13).
   if (num_states == 0 && value_size == 4 && num_pairs <= varlen_wide_pairs &&
-      mean_states >= varlen_wide_mean_states)
+      (mean_states >= varlen_wide_mean_states ||
+       (mean_states >= varlen_mid_mean_states && num_pairs >= varlen_mid_pairs)))
     shape.vector_length = 32;
   shape.team_size = 128 / shape.vector_length;
   const int warp_threads = 32 / shape.vector_length;
