@@ -576,9 +576,10 @@ void register_nway_sweep() {
   const std::vector<std::int64_t> varlen_counts = varlen_wide
                                                       ? std::vector<std::int64_t>{4, 8, 16, 32, 64}
                                                       : std::vector<std::int64_t>{4, 16, 64};
-  std::vector<std::int64_t> varlen_tokens;
-  if (gpu_like) varlen_tokens = {1, 16, 64, 256, 1024};
-  if (gpu_like && varlen_wide) varlen_tokens = {1, 16, 64, 256, 512, 1024, 2048, 4096};
+  const std::vector<std::int64_t> varlen_tokens =
+      !gpu_like     ? std::vector<std::int64_t>{}
+      : varlen_wide ? std::vector<std::int64_t>{1, 16, 64, 256, 512, 1024, 2048, 4096}
+                    : std::vector<std::int64_t>{1, 16, 64, 256, 1024};
   for (const bool ragged : {false, true})
     for (const std::int64_t S : varlen_counts)
       for (const std::int64_t tokens : varlen_tokens) {
