@@ -568,17 +568,17 @@ void register_nway_sweep() {
           }
     }
   // "varlen-pairs/...": split-KV decode through the varlen form (1 to 1024 tokens x 32 x 128, S 4,
-  // 16 and 64 per token; float also S 8 and 32, and 512, 2048 and 4096 tokens: where the wide
-  // varlen rule's bounds lie), "varlen-ragged/...": the same with S states per token on average
-  // (16 tokens and more): the built-in shape and one pair per team thread of 128 threads on 8, 16
-  // or 32 lanes. GPU-like spaces only.
+  // 16 and 64 per token; float also S 8, 12 and 32, and 512 and 2048 to 16384 tokens: where the
+  // wide varlen rule's bounds lie), "varlen-ragged/...": the same with S states per token on
+  // average (16 tokens and more): the built-in shape and one pair per team thread of 128 threads on
+  // 8, 16 or 32 lanes. GPU-like spaces only.
   constexpr bool varlen_wide = std::is_same<T, float>::value;
-  const std::vector<std::int64_t> varlen_counts = varlen_wide
-                                                      ? std::vector<std::int64_t>{4, 8, 16, 32, 64}
-                                                      : std::vector<std::int64_t>{4, 16, 64};
+  const std::vector<std::int64_t> varlen_counts =
+      varlen_wide ? std::vector<std::int64_t>{4, 8, 12, 16, 32, 64}
+                  : std::vector<std::int64_t>{4, 16, 64};
   const std::vector<std::int64_t> varlen_tokens =
       !gpu_like     ? std::vector<std::int64_t>{}
-      : varlen_wide ? std::vector<std::int64_t>{1, 16, 64, 256, 512, 1024, 2048, 4096}
+      : varlen_wide ? std::vector<std::int64_t>{1, 16, 64, 256, 512, 1024, 2048, 4096, 8192, 16384}
                     : std::vector<std::int64_t>{1, 16, 64, 256, 1024};
   for (const bool ragged : {false, true})
     for (const std::int64_t S : varlen_counts)

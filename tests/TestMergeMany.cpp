@@ -416,61 +416,96 @@ TYPED_TEST(MergeMany, SmallNWayLaunchesTakeAWarpPerPair) {
   }
 }
 
-// Varlen launches of float values take a warp per pair on GPU-like spaces up to varlen_wide_pairs
-// pairs, with at least varlen_wide_mean_states states per token on average, or at least
-// varlen_mid_mean_states from varlen_mid_pairs pairs on; fewer states on average, other value
-// types, a fixed count and larger launches keep their shapes.
-TYPED_TEST(MergeMany, ManyVarlenStatesTakeAWarpPerPair) {
-  using MergeAttn::Impl::choose_launch_shape;
+// A GPU-like space for the launch-shape rules in every build, a CPU-only one too: memory that is
+// not host accessible, which is all choose_launch_shape reads of a space (it launches nothing).
+struct GpuLikeMemory {
+  using memory_space = GpuLikeMemory;
+};
+struct GpuLikeSpace {
+  using memory_space = GpuLikeMemory;
+};
+static_assert(!Kokkos::SpaceAccessibility<Kokkos::HostSpace, GpuLikeMemory>::accessible,
+              "GpuLikeSpace: its memory must not be host accessible");
+
+// Varlen launches of float values on the GPU-like space `Space` take a warp per pair up to
+// varlen_wide_pairs pairs, with at least varlen_wide_mean_states states per token on average, or
+// at least varlen_mid_mean_states from varlen_mid_pairs pairs on, one pair per team thread also
+// from large_launch_pairs on; fewer states on average, other value types, a fixed count and larger
+// launches keep their shapes.
+template <class Space>
+void expect_varlen_warp_rule() {
+  using MergeAttn::Impl::large_launch_pairs;
   using MergeAttn::Impl::varlen_mid_mean_states;
   using MergeAttn::Impl::varlen_mid_pairs;
   using MergeAttn::Impl::varlen_wide_mean_states;
   using MergeAttn::Impl::varlen_wide_pairs;
-  constexpr bool host_like =
-      Kokkos::SpaceAccessibility<Kokkos::HostSpace, DeviceMemory<TypeParam>>::accessible;
   // Rows of 128 values of `size` bytes, 32 heads, `states` per token (0: varying), `mean` of them
   // on average.
   const auto shape = [](int size, std::int64_t tokens, std::int64_t states, std::int64_t mean) {
-    return choose_launch_shape<TypeParam>(size, 128 * size / 16, tokens, 32, states, 132, mean);
+    return MergeAttn::Impl::choose_launch_shape<Space>(size, 128 * size / 16, tokens, 32, states,
+                                                       132, mean);
   };
   const std::int64_t most_tokens = varlen_wide_pairs / 32;
   const std::int64_t mid_tokens = varlen_mid_pairs / 32;
+  const std::int64_t large_tokens = large_launch_pairs / 32;
   const std::int64_t many = varlen_wide_mean_states;
   const std::int64_t mid = varlen_mid_mean_states;
   static_assert(varlen_mid_mean_states < varlen_wide_mean_states &&
-                    varlen_mid_pairs < varlen_wide_pairs && varlen_wide_pairs % 32 == 0 &&
-                    varlen_mid_pairs % 32 == 0,
-                "ManyVarlenStatesTakeAWarpPerPair: the rule's bounds as the test reads them");
-  if constexpr (host_like) {
-    EXPECT_EQ(shape(4, most_tokens, 0, many).vector_length, 1);
-    EXPECT_EQ(shape(4, most_tokens, 0, many).team_size, 1);
-    EXPECT_EQ(shape(4, mid_tokens, 0, mid).vector_length, 1);
-  } else {
-    // (tokens, mean) taking a warp per pair: many states from a small launch on, mid-many from
-    // varlen_mid_pairs pairs on, both up to varlen_wide_pairs.
-    const std::pair<std::int64_t, std::int64_t> wide[] = {
-        {mid_tokens / 2, many},  {most_tokens / 2 + 1, many}, {most_tokens, many},
-        {most_tokens, 4 * many}, {mid_tokens, mid},           {most_tokens, mid},
-        {mid_tokens, many - 1},  {most_tokens / 2 + 1, mid}};
-    for (const auto& [tokens, mean] : wide) {
-      const auto s = shape(4, tokens, 0, mean);
-      const std::string ctx = std::to_string(tokens) + " tokens, " + std::to_string(mean);
-      EXPECT_EQ(s.vector_length, 32) << ctx;
-      EXPECT_EQ(s.team_size, 4) << ctx;
-      EXPECT_EQ(s.tokens_per_group, 1) << ctx;
-      EXPECT_EQ(s.pairs_per_thread, 1) << ctx;
-      EXPECT_FALSE(s.prefetch_states) << ctx;
-    }
-    EXPECT_EQ(shape(4, mid_tokens - 1, 0, mid).vector_length, 8);       // below varlen_mid_pairs
-    EXPECT_EQ(shape(4, mid_tokens - 1, 0, many - 1).vector_length, 8);  // the same
-    EXPECT_EQ(shape(4, most_tokens, 0, mid - 1).vector_length, 8);
-    EXPECT_EQ(shape(4, most_tokens, 0, 0).vector_length, 8);  // average not known
-    EXPECT_EQ(shape(4, most_tokens + 1, 0, many).vector_length, 8);
-    EXPECT_EQ(shape(4, most_tokens + 1, 0, mid).vector_length, 8);
-    EXPECT_EQ(shape(4, most_tokens, many, many).vector_length, 8);  // a fixed count
-    EXPECT_EQ(shape(2, most_tokens, 0, many).vector_length, 8);     // 16-bit
-    EXPECT_EQ(shape(8, most_tokens, 0, many).vector_length, 16);    // double (4 packs per lane)
+                    varlen_mid_pairs < large_launch_pairs &&
+                    large_launch_pairs <= varlen_wide_pairs && varlen_wide_pairs % 32 == 0 &&
+                    varlen_mid_pairs % 32 == 0 && large_launch_pairs % 32 == 0,
+                "expect_varlen_warp_rule: the rule's bounds as the test reads them");
+  // (tokens, mean) taking a warp per pair: many states from a small launch on, mid-many from
+  // varlen_mid_pairs pairs on, both up to varlen_wide_pairs, on both sides of large_launch_pairs.
+  const std::pair<std::int64_t, std::int64_t> wide[] = {
+      {mid_tokens / 2, many},  {large_tokens - 1, many},  {large_tokens, many},
+      {most_tokens, many},     {most_tokens, 4 * many},   {mid_tokens, mid},
+      {large_tokens - 1, mid}, {large_tokens, mid},       {most_tokens, mid},
+      {mid_tokens, many - 1},  {most_tokens / 2 + 1, mid}};
+  for (const auto& [tokens, mean] : wide) {
+    const auto s = shape(4, tokens, 0, mean);
+    const std::string ctx = std::to_string(tokens) + " tokens, " + std::to_string(mean);
+    EXPECT_EQ(s.vector_length, 32) << ctx;
+    EXPECT_EQ(s.team_size, 4) << ctx;
+    EXPECT_EQ(s.tokens_per_group, 1) << ctx;
+    EXPECT_EQ(s.pairs_per_thread, 1) << ctx;
+    EXPECT_FALSE(s.prefetch_states) << ctx;
   }
+  EXPECT_EQ(shape(4, mid_tokens - 1, 0, mid).vector_length, 8);       // below varlen_mid_pairs
+  EXPECT_EQ(shape(4, mid_tokens - 1, 0, many - 1).vector_length, 8);  // the same
+  EXPECT_EQ(shape(4, most_tokens, 0, mid - 1).vector_length, 8);
+  EXPECT_EQ(shape(4, most_tokens, 0, 0).vector_length, 8);  // average not known
+  EXPECT_EQ(shape(4, most_tokens + 1, 0, many).vector_length, 8);
+  EXPECT_EQ(shape(4, most_tokens + 1, 0, mid).vector_length, 8);
+  EXPECT_EQ(shape(4, most_tokens, many, many).vector_length, 8);  // a fixed count
+  EXPECT_EQ(shape(2, most_tokens, 0, many).vector_length, 8);     // 16-bit
+  EXPECT_EQ(shape(8, most_tokens, 0, many).vector_length, 16);    // double (4 packs per lane)
+  // Past varlen_wide_pairs the 8-lane shape keeps its large-launch form: one pair per team thread
+  // (4 packs per lane: no prefetch, no LanePairs).
+  EXPECT_EQ(shape(4, most_tokens + 1, 0, many).pairs_per_thread, 1);
+}
+
+TYPED_TEST(MergeMany, ManyVarlenStatesTakeAWarpPerPair) {
+  constexpr bool host_like =
+      Kokkos::SpaceAccessibility<Kokkos::HostSpace, DeviceMemory<TypeParam>>::accessible;
+  if constexpr (host_like) {
+    // Host spaces: one pair per one-thread team, whatever the counts.
+    const auto shape = [](std::int64_t tokens, std::int64_t mean) {
+      return MergeAttn::Impl::choose_launch_shape<TypeParam>(4, 32, tokens, 32, 0, 0, mean);
+    };
+    const std::int64_t most_tokens = MergeAttn::Impl::varlen_wide_pairs / 32;
+    const std::int64_t mid_tokens = MergeAttn::Impl::varlen_mid_pairs / 32;
+    EXPECT_EQ(shape(most_tokens, MergeAttn::Impl::varlen_wide_mean_states).vector_length, 1);
+    EXPECT_EQ(shape(most_tokens, MergeAttn::Impl::varlen_wide_mean_states).team_size, 1);
+    EXPECT_EQ(shape(mid_tokens, MergeAttn::Impl::varlen_mid_mean_states).vector_length, 1);
+  } else {
+    expect_varlen_warp_rule<TypeParam>();
+  }
+}
+
+// The same rule on GpuLikeSpace: in every build, so a CPU-only one (CI) checks it as well.
+TEST(LaunchShapeRules, VarlenWarpPerPairOnAGpuLikeSpace) {
+  expect_varlen_warp_rule<GpuLikeSpace>();
 }
 
 // mean_count(): the packed states over the tokens (rounded down; no tokens: 0), the fixed count of

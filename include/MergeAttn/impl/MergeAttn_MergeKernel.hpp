@@ -1566,11 +1566,15 @@ struct LaunchShape {
 /// small: one pair per warp (choose_launch_shape; 64 tokens of 32 heads).
 constexpr std::int64_t small_nway_pairs = 2048;
 
-/// Varlen launches of float values of at most varlen_wide_pairs pairs (2048 tokens of 32 heads)
-/// take one pair per warp too (choose_launch_shape): with at least varlen_wide_mean_states states
-/// per token on average, or at least varlen_mid_mean_states from varlen_mid_pairs pairs on (512
-/// tokens of 32 heads).
-constexpr std::int64_t varlen_wide_pairs = 65536;
+/// Pairs from which a launch is large (choose_launch_shape: two pairs per team thread, LanePairs or
+/// the L2 row prefetch, by the work per vector lane; 4096 tokens of 32 heads).
+constexpr std::int64_t large_launch_pairs = std::int64_t(1) << 17;
+
+/// Varlen launches of float values of at most varlen_wide_pairs pairs (4096 tokens of 32 heads)
+/// take one pair per warp too (choose_launch_shape), one pair per team thread also where they are
+/// large: with at least varlen_wide_mean_states states per token on average, or at least
+/// varlen_mid_mean_states from varlen_mid_pairs pairs on (512 tokens of 32 heads).
+constexpr std::int64_t varlen_wide_pairs = 131072;
 constexpr std::int64_t varlen_wide_mean_states = 32;
 constexpr std::int64_t varlen_mid_pairs = 16384;
 constexpr std::int64_t varlen_mid_mean_states = 16;
@@ -1629,16 +1633,17 @@ LaunchShape choose_launch_shape(const int value_size, const int vector_iters,
   // tokens: S32 and S64 0.85-0.94 / 0.80-0.93, S16 0.92-0.97 / 0.78-0.92, S8 1.00-1.13 /
   // 0.73-0.88, S4 1.10-1.38 / 0.86-1.02; 256 tokens S32 0.99 / 0.80 (ragged: 31 on average, as
   // mean_count() rounds down), S16 1.09 / 0.82 (sessions 32 and 34, two more H100s, 1024 tokens
-  // S16: 0.93-0.95 / 0.84-0.85). So from 32 states on average, and from 16 at 512 tokens and
-  // more, up to 2048 tokens: from 2^17 pairs on the large-launch rules below would give 32 lanes
-  // two pairs per team thread, a shape not measured (the one-pair shape at 4096 tokens: S16 to
-  // S64 0.94-0.97 / 0.92-0.93). bf16 keeps 8 lanes (32 lanes at 256 tokens S64: uniform
-  // 1.13-1.19, ragged 0.90-0.91; 16 lanes at 1024 tokens 0.93-0.95 on one H100 pass, at 256
-  // tokens uniform 1.12-1.13).
-  if (num_states == 0 && value_size == 4 && num_pairs <= varlen_wide_pairs &&
+  // S16: 0.93-0.95 / 0.84-0.85; 4096 tokens, 2^17 pairs, one pair per team thread: S16 0.97 /
+  // 0.92, S32 and S64 0.94 / 0.92-0.93). So from 32 states on average, and from 16 at 512 tokens
+  // and more, up to 4096 tokens, keeping one pair per team thread where the large-launch rules
+  // below would give 32 lanes two (a shape not measured). bf16 keeps 8 lanes (32 lanes at 256
+  // tokens S64: uniform 1.13-1.19, ragged 0.90-0.91; 16 lanes at 1024 tokens 0.93-0.95 on one
+  // H100 pass, at 256 tokens uniform 1.12-1.13).
+  const bool varlen_warp =
+      num_states == 0 && value_size == 4 && num_pairs <= varlen_wide_pairs &&
       (mean_states >= varlen_wide_mean_states ||
-       (mean_states >= varlen_mid_mean_states && num_pairs >= varlen_mid_pairs)))
-    shape.vector_length = 32;
+       (mean_states >= varlen_mid_mean_states && num_pairs >= varlen_mid_pairs));
+  if (varlen_warp) shape.vector_length = 32;
   shape.team_size = 128 / shape.vector_length;
   const int warp_threads = 32 / shape.vector_length;
   while (shape.tokens_per_group < warp_threads && 2 * shape.tokens_per_group <= num_tokens)
@@ -1654,7 +1659,7 @@ LaunchShape choose_launch_shape(const int value_size, const int vector_iters,
   // (6 teams of 128) the prefetched lines of bf16 65536x32x64 left L2 before their loads (ncu: 579
   // instead of 558 MB read from DRAM) and it ran at 96 % of copy instead of 100 % (same run).
   const int items_per_lane = (vector_iters + shape.vector_length - 1) / shape.vector_length;
-  if (num_pairs >= (std::int64_t(1) << 17)) {
+  if (num_pairs >= large_launch_pairs) {
     if (items_per_lane <= 1) {
       shape.pairs_per_thread = 8;
       shape.prefetch_rows = true;
@@ -1665,7 +1670,7 @@ LaunchShape choose_launch_shape(const int value_size, const int vector_iters,
   }
   if (num_states != 2) {
     shape.max_resident_threads = 0;
-    const bool large = num_pairs >= (std::int64_t(1) << 17);
+    const bool large = num_pairs >= large_launch_pairs;
     // The row prefetch (PairsPerThread<1, true>, LanePairs<8, true>) from 4 states on (H200, 3
     // alternating rounds, 16384x32x128, S64 4096x32x128, % of copy, the built-in form forced
     // without -> with: bf16 S8 81.9 -> 85.1, S16 81.1 -> 88.2, S64 78.7 -> 84.0; float S8 91.8 ->
@@ -1680,6 +1685,7 @@ LaunchShape choose_launch_shape(const int value_size, const int vector_iters,
     //   pair's passes) for 16-bit types with up to 16 states per token (H200, 16384x32x128 bf16 S4
     //   63 -> 73 % of copy, S8 72 -> 76, S16 73 -> 77; float lost 10-17 points, bf16 S64 56 ->
     //   47).
+    // - Varlen float launches of a warp per pair (varlen_warp above): one pair, the shape measured.
     // - Otherwise, where the 2-way merge takes LanePairs (rows of one pack per lane), one pair per
     //   team thread with the prefetch, as two pairs per team thread have no prefetching form
     //   (H200, session 14, 3 alternating passes, bf16 4096x32x64 S64: 60.3 % of copy with two
@@ -1689,6 +1695,8 @@ LaunchShape choose_launch_shape(const int value_size, const int vector_iters,
     // - Otherwise one pair.
     if (large && value_size == 2 && num_states >= 1 && num_states <= 16)
       shape.pairs_per_thread = 8;
+    else if (varlen_warp)
+      shape.pairs_per_thread = 1;
     else if (shape.pairs_per_thread > 2)
       shape.pairs_per_thread = shape.prefetch_states ? 1 : 2;
     // 16-bit LanePairs with the prefetch: batches of 2 states and 8 teams per multiprocessor where
