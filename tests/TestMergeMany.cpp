@@ -377,45 +377,6 @@ TYPED_TEST(MergeMany, WeightCacheHoldsTheLaunchStates) {
   EXPECT_EQ(f.cache_states(), host_like ? 0 : 128);
 }
 
-// Small N-state launches (a count other than 2, fixed or varying per token (0), at most
-// small_nway_pairs pairs: split-KV decode) take a whole warp per pair on GPU-like spaces: 32 vector
-// lanes, 4 team threads, one pair each, no prefetch; larger ones and host spaces keep their shapes.
-TYPED_TEST(MergeMany, SmallNWayLaunchesTakeAWarpPerPair) {
-  using MergeAttn::Impl::choose_launch_shape;
-  using MergeAttn::Impl::small_nway_pairs;
-  constexpr bool host_like =
-      Kokkos::SpaceAccessibility<Kokkos::HostSpace, DeviceMemory<TypeParam>>::accessible;
-  // The built-in shape for values of `size` bytes, rows of 128 values, `heads` heads.
-  const auto shape = [](int size, std::int64_t tokens, std::int64_t heads, std::int64_t states) {
-    return choose_launch_shape<TypeParam>(size, 128 * size / 16, tokens, heads, states);
-  };
-  if constexpr (host_like) {
-    EXPECT_EQ(shape(4, 1, 32, 64).vector_length, 1);
-    EXPECT_EQ(shape(4, 1, 32, 64).team_size, 1);
-  } else {
-    for (int size : {2, 4, 8})
-      for (std::int64_t states : {0, 1, 3, 4, 16, 64, 4096}) {  // 0: varying per token (varlen)
-        const std::string ctx =
-            "value size " + std::to_string(size) + ", " + std::to_string(states) + " states";
-        for (std::int64_t tokens : {std::int64_t(1), std::int64_t(16), small_nway_pairs / 32}) {
-          const auto s = shape(size, tokens, 32, states);
-          EXPECT_EQ(s.vector_length, 32) << ctx << ", " << tokens << " tokens";
-          EXPECT_EQ(s.team_size, 4) << ctx << ", " << tokens << " tokens";
-          EXPECT_EQ(s.tokens_per_group, 1) << ctx;
-          EXPECT_EQ(s.pairs_per_thread, 1) << ctx;
-          EXPECT_FALSE(s.prefetch_states) << ctx;
-        }
-        // One head: fewer pairs than team threads, so fewer team threads (as the 2-way rule).
-        EXPECT_EQ(shape(size, 1, 1, states).vector_length, 32) << ctx;
-        EXPECT_EQ(shape(size, 1, 1, states).team_size, 1) << ctx;
-        EXPECT_LT(shape(size, small_nway_pairs / 32 + 1, 32, states).vector_length, 32) << ctx;
-        EXPECT_LT(shape(size, 256, 32, states).vector_length, 32) << ctx;
-      }
-    EXPECT_LT(shape(4, 64, 32, 2).vector_length, 32);  // 2-way: its own rule (2^16 items here)
-    EXPECT_EQ(shape(2, 64, 32, 2).vector_length, 32);  // 2^15 items
-  }
-}
-
 // A GPU-like space for the launch-shape rules in every build, a CPU-only one too: memory that is
 // not host accessible, which is all choose_launch_shape reads of a space (it launches nothing).
 struct GpuLikeMemory {
@@ -426,6 +387,56 @@ struct GpuLikeSpace {
 };
 static_assert(!Kokkos::SpaceAccessibility<Kokkos::HostSpace, GpuLikeMemory>::accessible,
               "GpuLikeSpace: its memory must not be host accessible");
+
+// Small N-state launches (a count other than 2, fixed or varying per token (0), at most
+// small_nway_pairs pairs: split-KV decode) take a whole warp per pair on GPU-like spaces: 32 vector
+// lanes, 4 team threads, one pair each, no prefetch; larger ones and host spaces keep their shapes.
+template <class Space>
+void expect_small_nway_warp_rule() {
+  using MergeAttn::Impl::small_nway_pairs;
+  // The built-in shape for values of `size` bytes, rows of 128 values, `heads` heads.
+  const auto shape = [](int size, std::int64_t tokens, std::int64_t heads, std::int64_t states) {
+    return MergeAttn::Impl::choose_launch_shape<Space>(size, 128 * size / 16, tokens, heads,
+                                                       states);
+  };
+  for (int size : {2, 4, 8})
+    for (std::int64_t states : {0, 1, 3, 4, 16, 64, 4096}) {  // 0: varying per token (varlen)
+      const std::string ctx =
+          "value size " + std::to_string(size) + ", " + std::to_string(states) + " states";
+      for (std::int64_t tokens : {std::int64_t(1), std::int64_t(16), small_nway_pairs / 32}) {
+        const auto s = shape(size, tokens, 32, states);
+        EXPECT_EQ(s.vector_length, 32) << ctx << ", " << tokens << " tokens";
+        EXPECT_EQ(s.team_size, 4) << ctx << ", " << tokens << " tokens";
+        EXPECT_EQ(s.tokens_per_group, 1) << ctx;
+        EXPECT_EQ(s.pairs_per_thread, 1) << ctx;
+        EXPECT_FALSE(s.prefetch_states) << ctx;
+      }
+      // One head: fewer pairs than team threads, so fewer team threads (as the 2-way rule).
+      EXPECT_EQ(shape(size, 1, 1, states).vector_length, 32) << ctx;
+      EXPECT_EQ(shape(size, 1, 1, states).team_size, 1) << ctx;
+      EXPECT_LT(shape(size, small_nway_pairs / 32 + 1, 32, states).vector_length, 32) << ctx;
+      EXPECT_LT(shape(size, 256, 32, states).vector_length, 32) << ctx;
+    }
+  EXPECT_LT(shape(4, 64, 32, 2).vector_length, 32);  // 2-way: its own rule (2^16 items here)
+  EXPECT_EQ(shape(2, 64, 32, 2).vector_length, 32);  // 2^15 items
+}
+
+TYPED_TEST(MergeMany, SmallNWayLaunchesTakeAWarpPerPair) {
+  constexpr bool host_like =
+      Kokkos::SpaceAccessibility<Kokkos::HostSpace, DeviceMemory<TypeParam>>::accessible;
+  if constexpr (host_like) {
+    const auto s = MergeAttn::Impl::choose_launch_shape<TypeParam>(4, 32, 1, 32, 64);
+    EXPECT_EQ(s.vector_length, 1);
+    EXPECT_EQ(s.team_size, 1);
+  } else {
+    expect_small_nway_warp_rule<TypeParam>();
+  }
+}
+
+// The same rule on GpuLikeSpace: in every build, so a CPU-only one (CI) checks it as well.
+TEST(MergeManyShape, SmallNWayWarpPerPairOnAGpuLikeSpace) {
+  expect_small_nway_warp_rule<GpuLikeSpace>();
+}
 
 // Varlen launches of float values on the GPU-like space `Space` take a warp per pair up to
 // varlen_wide_pairs pairs, with at least varlen_wide_mean_states states per token on average, or
@@ -539,37 +550,28 @@ TYPED_TEST(MergeMany, StatesMeanCount) {
 // of 2 below 16 states or with 32 vector lanes), below it by the waves of teams where the device's
 // multiprocessors are known, otherwise batches of 2 states for 8-15 states, or 16 and more below
 // 2^18 pairs; host spaces never (their shape has no such field set).
-TYPED_TEST(MergeMany, NWayRowPrefetchRule) {
+template <class Space>
+void expect_nway_row_prefetch_rule() {
   using MergeAttn::Impl::choose_launch_shape;
-  constexpr bool host_like =
-      Kokkos::SpaceAccessibility<Kokkos::HostSpace, DeviceMemory<TypeParam>>::accessible;
   // The built-in shape for values of `size` bytes, rows of 128 values, 32 heads, on a device of
   // `multiprocessors` (0: not known).
   const auto pf = [](int size, std::int64_t tokens, std::int64_t states, int multiprocessors = 0) {
-    return choose_launch_shape<TypeParam>(size, 128 * size / 16, tokens, 32, states,
-                                          multiprocessors);
+    return choose_launch_shape<Space>(size, 128 * size / 16, tokens, 32, states, multiprocessors);
   };
-  if (host_like) {
-    EXPECT_FALSE(pf(2, 16384, 16).prefetch_states);
-    EXPECT_FALSE(pf(4, 4096, 64).prefetch_states);
-    EXPECT_FALSE(pf(2, 16384, 8).narrow_state_batches);
-    EXPECT_FALSE(pf(2, 16384, 8).state_ring);
-    return;
-  }
   EXPECT_TRUE(pf(2, 16384, 8).prefetch_states);
   EXPECT_EQ(pf(2, 16384, 8).pairs_per_thread, 8);  // LanePairs<8, true>
   EXPECT_TRUE(pf(2, 4096, 64).prefetch_states);
   EXPECT_EQ(pf(2, 4096, 64).pairs_per_thread, 1);  // PairsPerThread<1, true>
   // Rows of one pack per lane (16-bit head size 64 beyond 16 states, float head size 32): one pair
   // per team thread with the prefetch, two without it (3 states).
-  EXPECT_TRUE(choose_launch_shape<TypeParam>(2, 8, 4096, 32, 64).prefetch_states);
-  EXPECT_EQ(choose_launch_shape<TypeParam>(2, 8, 4096, 32, 64).pairs_per_thread, 1);
-  EXPECT_EQ(choose_launch_shape<TypeParam>(2, 8, 4096, 32, 17).pairs_per_thread, 1);
-  EXPECT_TRUE(choose_launch_shape<TypeParam>(4, 8, 4096, 32, 64).prefetch_states);
-  EXPECT_EQ(choose_launch_shape<TypeParam>(4, 8, 4096, 32, 64).pairs_per_thread, 1);
-  EXPECT_EQ(choose_launch_shape<TypeParam>(4, 8, 4096, 32, 8).pairs_per_thread, 1);
-  EXPECT_EQ(choose_launch_shape<TypeParam>(4, 8, 4096, 32, 3).pairs_per_thread, 2);
-  EXPECT_EQ(choose_launch_shape<TypeParam>(2, 8, 4096, 32, 16).pairs_per_thread, 8);  // LanePairs
+  EXPECT_TRUE(choose_launch_shape<Space>(2, 8, 4096, 32, 64).prefetch_states);
+  EXPECT_EQ(choose_launch_shape<Space>(2, 8, 4096, 32, 64).pairs_per_thread, 1);
+  EXPECT_EQ(choose_launch_shape<Space>(2, 8, 4096, 32, 17).pairs_per_thread, 1);
+  EXPECT_TRUE(choose_launch_shape<Space>(4, 8, 4096, 32, 64).prefetch_states);
+  EXPECT_EQ(choose_launch_shape<Space>(4, 8, 4096, 32, 64).pairs_per_thread, 1);
+  EXPECT_EQ(choose_launch_shape<Space>(4, 8, 4096, 32, 8).pairs_per_thread, 1);
+  EXPECT_EQ(choose_launch_shape<Space>(4, 8, 4096, 32, 3).pairs_per_thread, 2);
+  EXPECT_EQ(choose_launch_shape<Space>(2, 8, 4096, 32, 16).pairs_per_thread, 8);  // LanePairs
   EXPECT_TRUE(pf(4, 16384, 8).prefetch_states);
   EXPECT_TRUE(pf(4, 4096, 1024).prefetch_states);
   EXPECT_TRUE(pf(2, 16384, 4).prefetch_states);  // one batch: the lane's next pack iteration
@@ -608,13 +610,13 @@ TYPED_TEST(MergeMany, NWayRowPrefetchRule) {
   EXPECT_FALSE(pf(2, 16384, 64).state_ring);  // one pair per team thread
   // Head size 576 (72 packs) at 4096 tokens: 2^17 pairs, 9 * 2^20 row packs.
   const auto x576 = [](std::int64_t states) {
-    return choose_launch_shape<TypeParam>(2, 72, 4096, 32, states);
+    return choose_launch_shape<Space>(2, 72, 4096, 32, states);
   };
   EXPECT_TRUE(x576(8).state_ring);
   EXPECT_TRUE(x576(8).narrow_state_batches);
   EXPECT_TRUE(x576(16).state_ring);
   EXPECT_TRUE(x576(16).narrow_state_batches);  // 32 vector lanes: batches of 2 at 16 states too
-  EXPECT_FALSE(choose_launch_shape<TypeParam>(2, 32, 4096, 32, 8).state_ring);  // head size 256
+  EXPECT_FALSE(choose_launch_shape<Space>(2, 32, 4096, 32, 8).state_ring);  // head size 256
   // Below the ring's threshold, with the device's multiprocessors (132: the H200), by the waves of
   // teams of 16 threads x 8 pairs: batches of 2 without the ring within one wave of 8 teams per
   // multiprocessor; the ring in batches of 2 where the last wave of 6 teams per multiprocessor is
@@ -646,6 +648,28 @@ TYPED_TEST(MergeMany, NWayRowPrefetchRule) {
   EXPECT_TRUE(pf(2, 7168, 8).narrow_state_batches);
   EXPECT_FALSE(pf(2, 7168, 8).state_ring);
   EXPECT_FALSE(pf(2, 4096, 4).narrow_state_batches);
+}
+
+TYPED_TEST(MergeMany, NWayRowPrefetchRule) {
+  constexpr bool host_like =
+      Kokkos::SpaceAccessibility<Kokkos::HostSpace, DeviceMemory<TypeParam>>::accessible;
+  if constexpr (host_like) {
+    const auto pf = [](int size, std::int64_t tokens, std::int64_t states) {
+      return MergeAttn::Impl::choose_launch_shape<TypeParam>(size, 128 * size / 16, tokens, 32,
+                                                             states);
+    };
+    EXPECT_FALSE(pf(2, 16384, 16).prefetch_states);
+    EXPECT_FALSE(pf(4, 4096, 64).prefetch_states);
+    EXPECT_FALSE(pf(2, 16384, 8).narrow_state_batches);
+    EXPECT_FALSE(pf(2, 16384, 8).state_ring);
+  } else {
+    expect_nway_row_prefetch_rule<TypeParam>();
+  }
+}
+
+// The same rule on GpuLikeSpace: in every build, so a CPU-only one (CI) checks it as well.
+TEST(MergeManyShape, NWayRowPrefetchRuleOnAGpuLikeSpace) {
+  expect_nway_row_prefetch_rule<GpuLikeSpace>();
 }
 
 // N states with forced launch shapes (on GPUs the LanePairs form: K consecutive tokens of a head
