@@ -515,9 +515,7 @@ TYPED_TEST(MergeMany, ManyVarlenStatesTakeAWarpPerPair) {
 }
 
 // The same rule on GpuLikeSpace: in every build, so a CPU-only one (CI) checks it as well.
-TEST(LaunchShapeRules, VarlenWarpPerPairOnAGpuLikeSpace) {
-  expect_varlen_warp_rule<GpuLikeSpace>();
-}
+TEST(MergeManyShape, VarlenWarpPerPairOnAGpuLikeSpace) { expect_varlen_warp_rule<GpuLikeSpace>(); }
 
 // mean_count(): the packed states over the tokens (rounded down; no tokens: 0), the fixed count of
 // the other policies.
