@@ -421,19 +421,7 @@ void expect_small_nway_warp_rule() {
   EXPECT_EQ(shape(2, 64, 32, 2).vector_length, 32);  // 2^15 items
 }
 
-TYPED_TEST(MergeMany, SmallNWayLaunchesTakeAWarpPerPair) {
-  constexpr bool host_like =
-      Kokkos::SpaceAccessibility<Kokkos::HostSpace, DeviceMemory<TypeParam>>::accessible;
-  if constexpr (host_like) {
-    const auto s = MergeAttn::Impl::choose_launch_shape<TypeParam>(4, 32, 1, 32, 64);
-    EXPECT_EQ(s.vector_length, 1);
-    EXPECT_EQ(s.team_size, 1);
-  } else {
-    expect_small_nway_warp_rule<TypeParam>();
-  }
-}
-
-// The same rule on GpuLikeSpace: in every build, so a CPU-only one (CI) checks it as well.
+// On GpuLikeSpace, in every build: a CPU-only one (CI) checks the rule as well.
 TEST(MergeManyShape, SmallNWayWarpPerPairOnAGpuLikeSpace) {
   expect_small_nway_warp_rule<GpuLikeSpace>();
 }
@@ -496,25 +484,7 @@ void expect_varlen_warp_rule() {
   EXPECT_EQ(shape(4, most_tokens + 1, 0, many).pairs_per_thread, 1);
 }
 
-TYPED_TEST(MergeMany, ManyVarlenStatesTakeAWarpPerPair) {
-  constexpr bool host_like =
-      Kokkos::SpaceAccessibility<Kokkos::HostSpace, DeviceMemory<TypeParam>>::accessible;
-  if constexpr (host_like) {
-    // Host spaces: one pair per one-thread team, whatever the counts.
-    const auto shape = [](std::int64_t tokens, std::int64_t mean) {
-      return MergeAttn::Impl::choose_launch_shape<TypeParam>(4, 32, tokens, 32, 0, 0, mean);
-    };
-    const std::int64_t most_tokens = MergeAttn::Impl::varlen_wide_pairs / 32;
-    const std::int64_t mid_tokens = MergeAttn::Impl::varlen_mid_pairs / 32;
-    EXPECT_EQ(shape(most_tokens, MergeAttn::Impl::varlen_wide_mean_states).vector_length, 1);
-    EXPECT_EQ(shape(most_tokens, MergeAttn::Impl::varlen_wide_mean_states).team_size, 1);
-    EXPECT_EQ(shape(mid_tokens, MergeAttn::Impl::varlen_mid_mean_states).vector_length, 1);
-  } else {
-    expect_varlen_warp_rule<TypeParam>();
-  }
-}
-
-// The same rule on GpuLikeSpace: in every build, so a CPU-only one (CI) checks it as well.
+// On GpuLikeSpace, in every build: a CPU-only one (CI) checks the rule as well.
 TEST(MergeManyShape, VarlenWarpPerPairOnAGpuLikeSpace) { expect_varlen_warp_rule<GpuLikeSpace>(); }
 
 // mean_count(): the packed states over the tokens (rounded down; no tokens: 0), the fixed count of
@@ -648,26 +618,79 @@ void expect_nway_row_prefetch_rule() {
   EXPECT_FALSE(pf(2, 4096, 4).narrow_state_batches);
 }
 
-TYPED_TEST(MergeMany, NWayRowPrefetchRule) {
-  constexpr bool host_like =
-      Kokkos::SpaceAccessibility<Kokkos::HostSpace, DeviceMemory<TypeParam>>::accessible;
-  if constexpr (host_like) {
-    const auto pf = [](int size, std::int64_t tokens, std::int64_t states) {
-      return MergeAttn::Impl::choose_launch_shape<TypeParam>(size, 128 * size / 16, tokens, 32,
-                                                             states);
-    };
-    EXPECT_FALSE(pf(2, 16384, 16).prefetch_states);
-    EXPECT_FALSE(pf(4, 4096, 64).prefetch_states);
-    EXPECT_FALSE(pf(2, 16384, 8).narrow_state_batches);
-    EXPECT_FALSE(pf(2, 16384, 8).state_ring);
-  } else {
-    expect_nway_row_prefetch_rule<TypeParam>();
-  }
-}
-
-// The same rule on GpuLikeSpace: in every build, so a CPU-only one (CI) checks it as well.
+// On GpuLikeSpace, in every build: a CPU-only one (CI) checks the rule as well.
 TEST(MergeManyShape, NWayRowPrefetchRuleOnAGpuLikeSpace) {
   expect_nway_row_prefetch_rule<GpuLikeSpace>();
+}
+
+// The shape by space, for launches of every rule above: host spaces take one pair per one-thread
+// team and none of the GPU forms, whatever the launch; the backend's GPU spaces take what
+// GpuLikeSpace takes (choose_launch_shape reads nothing of a space but whether its memory is host
+// accessible), so the rules' tests on GpuLikeSpace are theirs too.
+TYPED_TEST(MergeMany, LaunchShapeFollowsTheSpace) {
+  constexpr bool host_like =
+      Kokkos::SpaceAccessibility<Kokkos::HostSpace, DeviceMemory<TypeParam>>::accessible;
+  struct Launch {
+    int value_size;
+    int vector_iters;
+    std::int64_t tokens, heads, states;
+    int multiprocessors;
+    std::int64_t mean_states;
+  };
+  using MergeAttn::Impl::varlen_wide_mean_states;
+  using MergeAttn::Impl::varlen_wide_pairs;
+  // The 2-way merge: small, large, LanePairs, head size 576; small N-way launches, fixed and
+  // varying counts; varlen float on both sides of varlen_wide_pairs; the N-way row prefetch, its
+  // state ring, two pairs per team thread, the waves rule, head size 576, double.
+  const Launch launches[] = {
+      {2, 16, 1, 32, 2, 0, 0},
+      {4, 32, 65536, 32, 2, 0, 0},
+      {2, 8, 65536, 32, 2, 0, 0},
+      {2, 72, 4096, 128, 2, 0, 0},
+      {4, 32, 16, 32, 64, 0, 0},
+      {2, 16, 1, 1, 4096, 0, 0},
+      {4, 32, 16, 32, 0, 0, 64},
+      {4, 32, varlen_wide_pairs / 32, 32, 0, 132, varlen_wide_mean_states},
+      {4, 32, varlen_wide_pairs / 32 + 1, 32, 0, 132, varlen_wide_mean_states},
+      {2, 16, 16384, 32, 8, 0, 0},
+      {2, 16, 4096, 32, 64, 0, 0},
+      {4, 8, 4096, 32, 3, 0, 0},
+      {2, 16, 7168, 32, 8, 132, 0},
+      {2, 72, 4096, 32, 16, 0, 0},
+      {8, 64, 16384, 32, 16, 0, 0}};
+  for (const auto& l : launches) {
+    const auto s = MergeAttn::Impl::choose_launch_shape<TypeParam>(
+        l.value_size, l.vector_iters, l.tokens, l.heads, l.states, l.multiprocessors,
+        l.mean_states);
+    const std::string ctx = "value size " + std::to_string(l.value_size) + ", " +
+                            std::to_string(l.vector_iters) + " items, " + std::to_string(l.tokens) +
+                            " x " + std::to_string(l.heads) + ", " + std::to_string(l.states) +
+                            " states";
+    if constexpr (host_like) {
+      EXPECT_EQ(s.team_size, 1) << ctx;
+      EXPECT_EQ(s.vector_length, 1) << ctx;
+      EXPECT_EQ(s.tokens_per_group, 1) << ctx;
+      EXPECT_EQ(s.pairs_per_thread, 1) << ctx;
+      EXPECT_FALSE(s.prefetch_rows) << ctx;
+      EXPECT_EQ(s.max_resident_threads, 0) << ctx;
+      EXPECT_FALSE(s.prefetch_states) << ctx;
+      EXPECT_FALSE(s.narrow_state_batches) << ctx;
+      EXPECT_FALSE(s.state_ring) << ctx;
+    } else {
+      const auto g = MergeAttn::Impl::choose_launch_shape<GpuLikeSpace>(
+          l.value_size, l.vector_iters, l.tokens, l.heads, l.states, l.multiprocessors,
+          l.mean_states);
+      EXPECT_EQ(s.team_size, g.team_size) << ctx;
+      EXPECT_EQ(s.vector_length, g.vector_length) << ctx;
+      EXPECT_EQ(s.tokens_per_group, g.tokens_per_group) << ctx;
+      EXPECT_EQ(s.pairs_per_thread, g.pairs_per_thread) << ctx;
+      EXPECT_EQ(s.prefetch_rows, g.prefetch_rows) << ctx;
+      EXPECT_EQ(s.max_resident_threads, g.max_resident_threads) << ctx;
+      EXPECT_EQ(s.prefetch_states, g.prefetch_states) << ctx;
+      EXPECT_EQ(s.narrow_state_batches, g.narrow_state_batches) << ctx;
+      EXPECT_EQ(s.state_ring, g.state_ring) << ctx;
+    }
+  }
 }
 
 // N states with forced launch shapes (on GPUs the LanePairs form: K consecutive tokens of a head
