@@ -333,6 +333,12 @@ void bench_varlen(benchmark::State& state, const Shape s, const std::int64_t S, 
   for (std::int64_t t = 0; t < s.tokens; ++t)
     offsets(t + 1) = offsets(t) + (ragged ? 1 + (5 * t) % (2 * S - 1) : S);
   const std::int64_t total = offsets(s.tokens);
+  // Kokkos before 3.6.01 gives a View of three runtime extents and a multiple of 2^32 elements no
+  // memory (the merge's checks reject it): reported as an error, not timed.
+  if (total > 0 && V::required_allocation_size(total, s.heads, s.head_size) == 0) {
+    state.SkipWithError("this Kokkos gives a View of a multiple of 2^32 elements no memory");
+    return;
+  }
   Kokkos::deep_copy(indptr, offsets);
   V states(Kokkos::view_alloc("states", Kokkos::WithoutInitializing), total, s.heads, s.head_size);
   L lse("lse", s.heads, total);

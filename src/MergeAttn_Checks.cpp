@@ -1,5 +1,6 @@
 #include <MergeAttn/impl/MergeAttn_Checks.hpp>
 #include <cstdint>
+#include <initializer_list>
 #include <limits>
 #include <sstream>
 #include <stdexcept>
@@ -19,6 +20,27 @@ std::string extents_string(const ViewDesc& d) {
   std::ostringstream s;
   s << function << ": argument '" << arg.name << "' " << what;
   throw std::invalid_argument(s.str());
+}
+
+// A View with elements whose span Kokkos reports as 0. Kokkos before 3.6.01 (kokkos/kokkos PR
+// 4907) multiplies the extents of a View of three or more runtime extents in 32-bit unsigned
+// arithmetic: at a multiple of 2^32 elements the count wraps to 0, and so do the span and the
+// allocation, while the extents and strides stay right. The merge would read and write far
+// outside the memory.
+void check_allocation(const char* function, const ViewDesc& d) {
+  if (d.span_bytes == 0 || d.kokkos_span != 0) return;
+  std::ostringstream s;
+  s << extents_string(d) << " has " << d.span_bytes / d.value_size
+    << " elements but Kokkos reports its span as 0, so it has no memory for them (Kokkos before "
+       "3.6.01 counts the elements of a View of three or more runtime extents in 32 bits, and a "
+       "View of a multiple of 2^32 elements gets no allocation; use Kokkos 3.6.01 or later, or "
+       "Views of fewer elements)";
+  fail(function, d, s.str());
+}
+
+void check_allocations(const char* function, std::initializer_list<const ViewDesc*> views) {
+  for (const ViewDesc* d : views)
+    if (d != nullptr) check_allocation(function, *d);
 }
 
 bool same_extents(const ViewDesc& a, const ViewDesc& b) {
@@ -83,6 +105,8 @@ void check_merge_arguments(const char* function, const ViewDesc& output,
                            const ViewDesc& prefix_output, const ViewDesc& prefix_lse,
                            const ViewDesc& suffix_output, const ViewDesc& suffix_lse,
                            const ViewDesc* output_lse, const bool lse_tokens_heads) {
+  check_allocations(
+      function, {&output, &prefix_output, &prefix_lse, &suffix_output, &suffix_lse, output_lse});
   for (const ViewDesc* d : {&prefix_output, &suffix_output}) {
     if (!same_extents(*d, output))
       fail(function, *d,
@@ -110,6 +134,7 @@ void check_merge_arguments(const char* function, const ViewDesc& output,
 
 void check_masked_arguments(const char* function, const ViewDesc& mask, const ViewDesc& output,
                             const ViewDesc& prefix_output, const ViewDesc& suffix_output) {
+  check_allocations(function, {&mask, &output, &prefix_output, &suffix_output});
   if (mask.extent[0] != output.extent[0])
     fail(function, mask,
          "has extents " + extents_string(mask) + " but must be [num_tokens] = [" +
@@ -124,6 +149,7 @@ void check_masked_arguments(const char* function, const ViewDesc& mask, const Vi
 void check_nway_arguments(const char* function, const ViewDesc& output,
                           const ViewDesc& states_output, const ViewDesc& states_lse,
                           const ViewDesc* output_lse, const bool lse_tokens_heads) {
+  check_allocations(function, {&output, &states_output, &states_lse, output_lse});
   const std::int64_t num_states = states_output.extent[0];
   const std::int64_t num_tokens = output.extent[0], num_heads = output.extent[1];
   if (states_output.extent[1] != num_tokens || states_output.extent[2] != num_heads ||
@@ -161,6 +187,7 @@ void check_varlen_arguments(const char* function, const ViewDesc& output,
                             const ViewDesc& states_output, const ViewDesc& states_lse,
                             const ViewDesc& indptr, const ViewDesc* output_lse,
                             const bool lse_tokens_heads) {
+  check_allocations(function, {&output, &states_output, &states_lse, &indptr, output_lse});
   const std::int64_t num_tokens = output.extent[0], num_heads = output.extent[1];
   const std::int64_t total = states_output.extent[0];
   if (states_output.extent[1] != num_heads || states_output.extent[2] != output.extent[2])

@@ -1,6 +1,9 @@
 // Bad input: std::invalid_argument before any kernel launches, naming the function, the argument
 // and the extents. (Wrong rank, wrong memory space and wrong value types are static_asserts.)
+#include <cstdint>
+#include <initializer_list>
 #include <stdexcept>
+#include <string>
 
 #include "MergeAttnTestUtils.hpp"
 
@@ -107,6 +110,45 @@ TYPED_TEST(MergeBadInput, HeadSizeBeyondIntIsRejectedNotTruncated) {
                           {"'output'", "head_size 2147483648"});
 }
 
+// Kokkos before 3.6.01 counts the elements of a View of three or more runtime extents in 32 bits:
+// at a multiple of 2^32 elements the span (and the allocation) is 0 while the extents are right.
+// Where this Kokkos does that, such Views (unmanaged over a small buffer: nothing is allocated
+// either way) are rejected by every form; elsewhere the case does not exist (the checks' own test
+// below runs everywhere).
+TYPED_TEST(MergeBadInput, ViewWithoutMemoryForItsElementsIsRejected) {
+  using E = TypeParam;
+  using Mem = DeviceMemory<E>;
+  constexpr std::size_t rows = std::size_t(1) << 20, heads = 16, d = 256;  // 2^32 elements
+  if (Kokkos::View<float***, Kokkos::LayoutRight, Mem>::required_allocation_size(rows, heads, d) !=
+      0)
+    GTEST_SKIP() << "this Kokkos counts the elements of a View of 2^32 elements right";
+  using U3 =
+      Kokkos::View<float***, Kokkos::LayoutRight, Mem, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  using U4 =
+      Kokkos::View<float****, Kokkos::LayoutRight, Mem, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  Out<E> buf("buf", 1, 1, 64), out("out", 1, heads, d);
+  ASSERT_EQ(U3(buf.data(), rows, heads, d).span(), 0u);
+  // Varlen: the packed states [2^20][16][256].
+  const U3 states(buf.data(), rows, heads, d);
+  Lse<E> lse("lse", heads, rows), ol("ol", heads, 1);
+  Kokkos::View<std::int64_t*, Mem> indptr("indptr", 2);
+  expect_invalid_argument(
+      [&] { MergeAttn::merge_attn_states_varlen(E(), out, states, lse, indptr, ol); },
+      {"'states_output'", "[1048576][16][256]", "4294967296 elements", "span as 0", "3.6.01"});
+  // N-way: 4096 states of [1][1][2^20].
+  constexpr std::size_t wide = std::size_t(1) << 20;
+  const U4 many(buf.data(), 4096, 1, 1, wide);
+  Out<E> out1("out1", 1, 1, wide);
+  Kokkos::View<float***, Kokkos::LayoutRight, Mem> many_lse("many_lse", 4096, 1, 1);
+  expect_invalid_argument([&] { MergeAttn::merge_attn_states(E(), out1, many, many_lse); },
+                          {"'states_output'", "span as 0"});
+  // Two states of [4096][1][2^20], in place on the prefix.
+  const U3 x(buf.data(), 4096, 1, wide);
+  Lse<E> pl("pl", 1, 4096), sl("sl", 1, 4096);
+  expect_invalid_argument([&] { MergeAttn::merge_attn_states(E(), x, x, pl, x, sl); },
+                          {"'output'", "span as 0"});
+}
+
 TYPED_TEST(MergeBadInput, ExceptionComesBeforeAnyWrite) {
   using E = TypeParam;
   const auto p = make_problem<float>(8, 4, 64, 23);
@@ -121,6 +163,77 @@ TYPED_TEST(MergeBadInput, ExceptionComesBeforeAnyWrite) {
   EXPECT_EQ(0, std::memcmp(out_after.data(), p.prefix.data(), p.prefix.size() * sizeof(float)));
   EXPECT_EQ(
       0, std::memcmp(lse_after.data(), p.prefix_lse.data(), p.prefix_lse.size() * sizeof(float)));
+}
+
+// The check itself, on any Kokkos: descriptions of Views of 2^32 elements whose span Kokkos reports
+// as 0 (what Kokkos before 3.6.01 gives such Views) are rejected, naming the argument; the same
+// descriptions with their span are not.
+TEST(MergeChecks, ViewWithoutMemoryForItsElementsIsRejected) {
+  using MergeAttn::Impl::ViewDesc;
+  const auto desc = [](const char* name, std::initializer_list<std::int64_t> extents) {
+    ViewDesc d;
+    d.name = name;
+    d.value_size = sizeof(float);
+    d.rank = static_cast<int>(extents.size());
+    std::int64_t n = 1;
+    for (int r = d.rank - 1; r >= 0; --r) {  // LayoutRight strides
+      d.extent[r] = extents.begin()[r];
+      d.stride[r] = n;
+      n *= d.extent[r];
+    }
+    d.span_bytes = static_cast<std::size_t>(n) * d.value_size;
+    d.kokkos_span = static_cast<std::size_t>(n);
+    static float dummy[4];
+    d.data = &dummy[0];
+    return d;
+  };
+  ViewDesc states = desc("states_output", {1 << 20, 16, 256});
+  ViewDesc out = desc("output", {1, 16, 256}), lse = desc("states_lse", {16, 1 << 20});
+  ViewDesc indptr = desc("indptr", {2});
+  indptr.value_size = sizeof(std::int64_t);
+  // Separate memory for each (the overlap checks come after): offsets into one large range.
+  const auto place = [](ViewDesc& d, std::uintptr_t at) {
+    d.data = reinterpret_cast<const void*>(at);
+  };
+  place(states, std::uintptr_t(1) << 40);
+  place(out, std::uintptr_t(1) << 41);
+  place(lse, std::uintptr_t(1) << 42);
+  place(indptr, std::uintptr_t(1) << 43);
+  const auto varlen = [&] {
+    MergeAttn::Impl::check_varlen_arguments("MergeAttn::merge_attn_states_varlen", out, states, lse,
+                                            indptr, nullptr, false);
+  };
+  EXPECT_NO_THROW(varlen());
+  states.kokkos_span = 0;
+  try {
+    varlen();
+    ADD_FAILURE() << "no exception for a View whose span Kokkos reports as 0";
+  } catch (const std::invalid_argument& e) {
+    const std::string msg = e.what();
+    for (const char* part : {"MergeAttn::merge_attn_states_varlen", "'states_output'",
+                             "[1048576][16][256]", "4294967296 elements", "span as 0", "3.6.01"})
+      EXPECT_NE(msg.find(part), std::string::npos) << msg;
+  }
+  // The output, the LSEs and the offsets too; an empty View (no elements) never.
+  states.kokkos_span = std::size_t(1) << 32;
+  for (ViewDesc* d : {&out, &lse, &indptr}) {
+    const std::size_t span = d->kokkos_span;
+    d->kokkos_span = 0;
+    EXPECT_THROW(varlen(), std::invalid_argument) << d->name;
+    d->kokkos_span = span;
+  }
+  ViewDesc empty = desc("output", {0, 16, 256});
+  empty.kokkos_span = 0;
+  place(empty, std::uintptr_t(1) << 44);
+  ViewDesc empty_states = desc("states_output", {0, 16, 256}),
+           empty_lse = desc("states_lse", {16, 0});
+  place(empty_states, std::uintptr_t(1) << 45);
+  place(empty_lse, std::uintptr_t(1) << 46);
+  ViewDesc one = desc("indptr", {1});
+  one.value_size = sizeof(std::int64_t);
+  place(one, std::uintptr_t(1) << 47);
+  EXPECT_NO_THROW(MergeAttn::Impl::check_varlen_arguments(
+      "MergeAttn::merge_attn_states_varlen", empty, empty_states, empty_lse, one, nullptr, false));
 }
 
 }  // namespace

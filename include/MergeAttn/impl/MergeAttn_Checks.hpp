@@ -10,12 +10,14 @@
 namespace MergeAttn {
 namespace Impl {
 
-/// What the checks need to know of a View: its name in the API, extents, strides and the bytes from
-/// its first to one past its last element.
+/// What the checks need to know of a View: its name in the API, extents, strides, the bytes from
+/// its first to one past its last element, and the span Kokkos reports for it (View::span(), in
+/// elements).
 struct ViewDesc {
   const char* name = nullptr;
   const void* data = nullptr;
   std::size_t span_bytes = 0;
+  std::size_t kokkos_span = 0;
   std::size_t value_size = 0;
   int rank = 0;
   std::int64_t extent[4] = {0, 0, 0, 0};
@@ -40,9 +42,14 @@ ViewDesc describe_view(const char* name, const View& v) {
     last += (d.extent[r] - 1) * d.stride[r];
   }
   d.span_bytes = empty ? 0 : static_cast<std::size_t>(last + 1) * d.value_size;
+  d.kokkos_span = static_cast<std::size_t>(v.span());
   return d;
 }
 
+/// Every check below first throws std::invalid_argument for a View of elements whose span Kokkos
+/// reports as 0: Kokkos before 3.6.01 counts the elements of a View of three or more runtime
+/// extents in 32 bits, so one of a multiple of 2^32 elements is given no memory.
+///
 /// Throws std::invalid_argument, naming `function`, the offending argument and the extents, when
 /// the outputs' extents differ, an LSE is not [num_heads][num_tokens] (or [num_tokens][num_heads]
 /// when `lse_tokens_heads`), or an output overlaps another argument other than as the very same

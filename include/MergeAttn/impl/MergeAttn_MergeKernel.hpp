@@ -1570,14 +1570,14 @@ constexpr std::int64_t small_nway_pairs = 2048;
 /// the L2 row prefetch, by the work per vector lane; 4096 tokens of 32 heads).
 constexpr std::int64_t large_launch_pairs = std::int64_t(1) << 17;
 
-/// Varlen launches of float values of at most varlen_wide_pairs pairs (4096 tokens of 32 heads)
+/// Varlen launches of float values of at most varlen_wide_pairs pairs (16384 tokens of 32 heads)
 /// take one pair per warp too (choose_launch_shape), one pair per team thread also where they are
 /// large: with at least varlen_wide_mean_states states per token on average, or at least
 /// varlen_mid_mean_states from varlen_mid_pairs pairs on (512 tokens of 32 heads).
-constexpr std::int64_t varlen_wide_pairs = 131072;
+constexpr std::int64_t varlen_wide_pairs = 524288;
 constexpr std::int64_t varlen_wide_mean_states = 32;
 constexpr std::int64_t varlen_mid_pairs = 16384;
-constexpr std::int64_t varlen_mid_mean_states = 16;
+constexpr std::int64_t varlen_mid_mean_states = 12;
 
 /// GPU mapping, from sweeps and profiles on the H200 (docs/perf/README.md): vector lanes over the
 /// 16-byte packs of a row, each lane moving about 2 packs (16-bit types, float in the 2-way merge)
@@ -1634,9 +1634,16 @@ LaunchShape choose_launch_shape(const int value_size, const int vector_iters,
   // 0.73-0.88, S4 1.10-1.38 / 0.86-1.02; 256 tokens S32 0.99 / 0.80 (ragged: 31 on average, as
   // mean_count() rounds down), S16 1.09 / 0.82 (sessions 32 and 34, two more H100s, 1024 tokens
   // S16: 0.93-0.95 / 0.84-0.85; 4096 tokens, 2^17 pairs, one pair per team thread: S16 0.97 /
-  // 0.92, S32 and S64 0.94 / 0.92-0.93). So from 32 states on average, and from 16 at 512 tokens
-  // and more, up to 4096 tokens, keeping one pair per team thread where the large-launch rules
-  // below would give 32 lanes two (a shape not measured). bf16 keeps 8 lanes (32 lanes at 256
+  // 0.92, S32 and S64 0.94 / 0.92-0.93). Session 36 (docs/perf/raw-2026-12-07-s36, two H100
+  // runs of 5 passes, 2048-16384 tokens): S16-S64 at 8192-16384 tokens 0.936-0.955 / 0.935-0.945
+  // (the rule then stopped at 4096), S16 ragged (15 on average) 0.89-0.94, S12 from 512 tokens
+  // 0.945-0.990 / 0.749-0.938 (ragged: 11 on average; 256 tokens 1.125 / 0.835), S8 1.07-1.15 /
+  // 0.85-0.90, S4 1.24-1.48 / 0.98-1.06; at 2048-4096 tokens the built-in shape took the time of
+  // the forced warp shape (0.999-1.002 of it). So from 32 states on average, and from 12 (uniform
+  // S12's win; 11 not measured uniform) at 512 tokens and more, up to 16384 tokens (not measured
+  // beyond), keeping
+  // one pair per team thread where the large-launch rules below would give 32 lanes two (a shape
+  // not measured). bf16 keeps 8 lanes (32 lanes at 256
   // tokens S64: uniform 1.13-1.19, ragged 0.90-0.91; 16 lanes at 1024 tokens 0.93-0.95 on one
   // H100 pass, at 256 tokens uniform 1.12-1.13).
   const bool varlen_warp =
