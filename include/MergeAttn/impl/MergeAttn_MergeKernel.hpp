@@ -1624,28 +1624,29 @@ LaunchShape choose_launch_shape(const int value_size, const int vector_iters,
   // bf16 S4 0.87-0.91, S16 0.79-0.89, S64 0.68-0.77; at 256 tokens 1.07-1.48 x as long).
   if (num_states != 2 && num_pairs <= small_nway_pairs) shape.vector_length = 32;
   // Varlen float launches of many states per token on average, up to varlen_wide_pairs pairs: a
-  // whole warp per pair as well. A launch knows the average count, not its spread; wider shapes
-  // win where the counts vary from token to token (a pair's warp walks its own count, not the
-  // longest of its team's), and with many states also where they do not. Time / the 8-lane shape,
-  // x32x128, uniform / ragged counts (1 to 2S - 1 states, S on average): H200 (session 31,
+  // whole warp per pair as well. A launch knows the average count, not its spread; wider shapes win
+  // where the counts vary from token to token (a pair's warp walks its own count, not the longest
+  // of its team's), and with many states also where they do not. Time / the 8-lane shape, x32x128,
+  // uniform / ragged counts (1 to 2S - 1 states, S on average): H200 (session 31,
   // docs/perf/raw-2026-12-06-s31/run4-h200, 3 passes), 256 tokens, S64 0.967 / 0.731, S16 1.088 /
-  // 0.792. H100 (session 34, docs/perf/raw-2026-12-07-s34/run3-h100, 4 passes), 512 to 4096
-  // tokens: S32 and S64 0.85-0.94 / 0.80-0.93, S16 0.92-0.97 / 0.78-0.92, S8 1.00-1.13 /
-  // 0.73-0.88, S4 1.10-1.38 / 0.86-1.02; 256 tokens S32 0.99 / 0.80 (ragged: 31 on average, as
-  // mean_count() rounds down), S16 1.09 / 0.82 (sessions 32 and 34, two more H100s, 1024 tokens
-  // S16: 0.93-0.95 / 0.84-0.85; 4096 tokens, 2^17 pairs, one pair per team thread: S16 0.97 /
-  // 0.92, S32 and S64 0.94 / 0.92-0.93). Session 36 (docs/perf/raw-2026-12-07-s36, two H100
-  // runs of 5 passes, 2048-16384 tokens): S16-S64 at 8192-16384 tokens 0.936-0.955 / 0.935-0.945
-  // (the rule then stopped at 4096), S16 ragged (15 on average) 0.89-0.94, S12 from 512 tokens
-  // 0.945-0.990 / 0.749-0.938 (ragged: 11 on average; 256 tokens 1.125 / 0.835), S8 1.07-1.15 /
-  // 0.85-0.90, S4 1.24-1.48 / 0.98-1.06; at 2048-4096 tokens the built-in shape took the time of
-  // the forced warp shape (0.999-1.002 of it). So from 32 states on average, and from 12 (uniform
-  // S12's win; 11 not measured uniform) at 512 tokens and more, up to 16384 tokens (not measured
-  // beyond), keeping
+  // 0.792. H100 (session 34, docs/perf/raw-2026-12-07-s34/run3-h100, 4 passes), 512 to 4096 tokens:
+  // S32 and S64 0.85-0.94 / 0.80-0.93, S16 0.92-0.97 / 0.78-0.92, S8 1.00-1.13 / 0.73-0.88, S4
+  // 1.10-1.38 / 0.86-1.02; 256 tokens S32 0.99 / 0.80 (ragged: 31 on average, as mean_count()
+  // rounds down), S16 1.09 / 0.82 (sessions 32 and 34, two more H100s, 1024 tokens S16: 0.93-0.95 /
+  // 0.84-0.85; 4096 tokens, 2^17 pairs, one pair per team thread: S16 0.97 / 0.92, S32 and S64 0.94
+  // / 0.92-0.93). Session 36 (docs/perf/raw-2026-12-07-s36, two H100 runs of 5 passes, 2048-16384
+  // tokens): S16-S64 at 8192-16384 tokens 0.936-0.955 / 0.935-0.945 (the rule then stopped at
+  // 4096), S16 ragged (15 on average) 0.89-0.94, S12 from 512 tokens 0.945-0.990 / 0.749-0.938
+  // (ragged: 11 on average; 256 tokens 1.125 / 0.835), S8 1.07-1.15 / 0.85-0.90, S4 1.24-1.48 /
+  // 0.98-1.06; at 2048-4096 tokens the built-in shape took the time of the forced warp shape
+  // (0.999-1.002 of it); a third run with this rule: the 8-lane shape 1.02-1.12 x the built-in
+  // shape's time at S16-S64, 2048-16384 tokens. So from 32 states on average, and from 12 (uniform
+  // S12: 2-5 % ahead at 512-2048 tokens, within 2.5 % either way at 4096-16384; 11 not measured
+  // with uniform counts) at 512 tokens and more, up to 16384 tokens (not measured beyond), keeping
   // one pair per team thread where the large-launch rules below would give 32 lanes two (a shape
-  // not measured). bf16 keeps 8 lanes (32 lanes at 256
-  // tokens S64: uniform 1.13-1.19, ragged 0.90-0.91; 16 lanes at 1024 tokens 0.93-0.95 on one
-  // H100 pass, at 256 tokens uniform 1.12-1.13).
+  // not measured). bf16 keeps 8 lanes (32 lanes at 256 tokens S64: uniform 1.13-1.19, ragged
+  // 0.90-0.91; 16 lanes at 1024 tokens 0.93-0.95 on one H100 pass, at 256 tokens
+  // uniform 1.12-1.13).
   const bool varlen_warp =
       num_states == 0 && value_size == 4 && num_pairs <= varlen_wide_pairs &&
       (mean_states >= varlen_wide_mean_states ||
