@@ -134,7 +134,7 @@ void check_merge_arguments(const char* function, const ViewDesc& output,
 
 void check_masked_arguments(const char* function, const ViewDesc& mask, const ViewDesc& output,
                             const ViewDesc& prefix_output, const ViewDesc& suffix_output) {
-  check_allocations(function, {&mask, &output, &prefix_output, &suffix_output});
+  check_allocation(function, mask);  // the others: check_merge_arguments
   if (mask.extent[0] != output.extent[0])
     fail(function, mask,
          "has extents " + extents_string(mask) + " but must be [num_tokens] = [" +
