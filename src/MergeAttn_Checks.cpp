@@ -1,4 +1,5 @@
 #include <MergeAttn/impl/MergeAttn_Checks.hpp>
+#include <algorithm>
 #include <cstdint>
 #include <initializer_list>
 #include <limits>
@@ -22,19 +23,31 @@ std::string extents_string(const ViewDesc& d) {
   throw std::invalid_argument(s.str());
 }
 
-// A View with elements whose span Kokkos reports as 0. Kokkos before 3.6.01 (kokkos/kokkos PR
-// 4907) multiplies the extents of a View of three or more runtime extents in 32-bit unsigned
-// arithmetic: at a multiple of 2^32 elements the count wraps to 0, and so do the span and the
-// allocation, while the extents and strides stay right. The merge would read and write far
-// outside the memory.
+// A View whose span, as Kokkos reports it, is smaller than its extents and strides need: a
+// correct Kokkos reports at least the largest extent times its stride (exactly that for
+// LayoutStride, the padded element count for LayoutLeft and LayoutRight). Kokkos before 3.6.01
+// (kokkos/kokkos PR 4907) multiplies the extents of a View of three or more runtime extents in
+// 32-bit unsigned arithmetic in places: a LayoutRight View of a multiple of 2^32 elements has span
+// 0 and no memory while its extents and strides are right, and the merge would read and write
+// outside the memory. Any span short of what the extents need is rejected alike.
 void check_allocation(const char* function, const ViewDesc& d) {
-  if (d.span_bytes == 0 || d.kokkos_span != 0) return;
+  if (d.span_bytes == 0) return;  // no elements
+  constexpr std::uint64_t most = std::numeric_limits<std::uint64_t>::max();
+  std::uint64_t need = 0, elements = 1;
+  for (int r = 0; r < d.rank; ++r) {
+    const auto e = static_cast<std::uint64_t>(d.extent[r]);
+    const auto s = static_cast<std::uint64_t>(d.stride[r]);
+    need = std::max(need, s != 0 && e > most / s ? most : e * s);
+    elements = elements != 0 && e > most / elements ? most : elements * e;
+  }
+  if (static_cast<std::uint64_t>(d.kokkos_span) >= need) return;
   std::ostringstream s;
-  s << extents_string(d) << " has " << d.span_bytes / d.value_size
-    << " elements but Kokkos reports its span as 0, so it has no memory for them (Kokkos before "
-       "3.6.01 counts the elements of a View of three or more runtime extents in 32 bits, and a "
-       "View of a multiple of 2^32 elements gets no allocation; use Kokkos 3.6.01 or later, or "
-       "Views of fewer elements)";
+  s << extents_string(d) << " has " << elements << " elements but Kokkos reports its span as "
+    << d.kokkos_span
+    << ", so it has memory for only part of them (Kokkos before 3.6.01 counts the elements of a "
+       "View of three or more runtime extents in 32 bits, and a View of a multiple of 2^32 "
+       "elements gets no memory; use Kokkos 3.6.01 or later, or Views of fewer than 2^32 "
+       "elements)";
   fail(function, d, s.str());
 }
 

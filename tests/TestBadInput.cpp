@@ -110,42 +110,87 @@ TYPED_TEST(MergeBadInput, HeadSizeBeyondIntIsRejectedNotTruncated) {
                           {"'output'", "head_size 2147483648"});
 }
 
-// Kokkos before 3.6.01 counts the elements of a View of three or more runtime extents in 32 bits:
-// at a multiple of 2^32 elements the span (and the allocation) is 0 while the extents are right.
-// Where this Kokkos does that, such Views (unmanaged over a small buffer: nothing is allocated
-// either way) are rejected by every form; elsewhere the case does not exist (the checks' own test
-// below runs everywhere).
-TYPED_TEST(MergeBadInput, ViewWithoutMemoryForItsElementsIsRejected) {
+// Views of 2^32 elements and more with three or four runtime extents. Kokkos before 3.6.01 counts
+// their elements in 32 bits in places: a LayoutRight View of a multiple of 2^32 elements has span
+// (and allocation) 0 while its extents are right. Where this Kokkos does that, every form rejects
+// such Views (unmanaged over a small buffer: the checks throw before anything runs); where it
+// counts right, the checks accept them and one of 2^32 + 4096 elements (no false alarm): then only
+// the checks run, on unmanaged Views at addresses 2^40 bytes apart that are never dereferenced
+// (over one buffer they would overlap each other). Our supply counts right
+// (cmake/patches/kokkos-3.4.01-view-size-64bit.patch).
+TYPED_TEST(MergeBadInput, ViewsOf2To32ElementsAreCheckedAgainstTheirSpan) {
   using E = TypeParam;
   using Mem = DeviceMemory<E>;
-  constexpr std::size_t rows = std::size_t(1) << 20, heads = 16, d = 256;  // 2^32 elements
-  if (Kokkos::View<float***, Kokkos::LayoutRight, Mem>::required_allocation_size(rows, heads, d) !=
-      0)
-    GTEST_SKIP() << "this Kokkos counts the elements of a View of 2^32 elements right";
-  using U3 =
-      Kokkos::View<float***, Kokkos::LayoutRight, Mem, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
-  using U4 =
-      Kokkos::View<float****, Kokkos::LayoutRight, Mem, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
-  Out<E> buf("buf", 1, 1, 64), out("out", 1, heads, d);
-  // Varlen: the packed states [2^20][16][256].
-  const U3 states(buf.data(), rows, heads, d);
-  ASSERT_EQ(states.span(), 0u);
-  Lse<E> lse("lse", heads, rows), ol("ol", heads, 1);
-  Kokkos::View<std::int64_t*, Mem> indptr("indptr", 2);
+  using Unmanaged = Kokkos::MemoryTraits<Kokkos::Unmanaged>;
+  using U1 = Kokkos::View<std::int64_t*, Kokkos::LayoutRight, Mem, Unmanaged>;
+  using U2 = Kokkos::View<float**, Kokkos::LayoutRight, Mem, Unmanaged>;
+  using U3 = Kokkos::View<float***, Kokkos::LayoutRight, Mem, Unmanaged>;
+  using U4 = Kokkos::View<float****, Kokkos::LayoutRight, Mem, Unmanaged>;
+  constexpr std::size_t rows = std::size_t(1) << 20, heads = 16, d = 256, wide = rows;
+  constexpr std::size_t elements = rows * heads * d;  // 2^32
+  // Varlen: packed states [2^20][16][256] and [2^20 + 1][16][256]; N-way: 4096 states of
+  // [1][1][2^20]; 2-way: [4096][1][2^20], in place on the prefix. View k is at address(k).
+  struct Views {
+    U3 out, states, states_more;
+    U2 lse, lse_more, ol;
+    U1 indptr;
+    U4 many;
+    U3 many_lse, out1, x;
+    U2 pl, sl;
+  };
+  const auto make = [&](const auto& address) {
+    return Views{U3(address(0), 1, heads, d),
+                 U3(address(1), rows, heads, d),
+                 U3(address(2), rows + 1, heads, d),
+                 U2(address(3), heads, rows),
+                 U2(address(4), heads, rows + 1),
+                 U2(address(5), heads, 1),
+                 U1(reinterpret_cast<std::int64_t*>(address(6)), 2),
+                 U4(address(7), 4096, 1, 1, wide),
+                 U3(address(8), 4096, 1, 1),
+                 U3(address(9), 1, 1, wide),
+                 U3(address(10), 4096, 1, wide),
+                 U2(address(11), 1, 4096),
+                 U2(address(12), 1, 4096)};
+  };
+  Out<E> buf("buf", 1, 1, 64);
+  const Views v = make([p = buf.data()](int) { return p; });
+  const bool counts_right = v.states.span() == elements;
+#ifdef MERGEATTN_TEST_SUPPLIED_KOKKOS
+  EXPECT_TRUE(counts_right) << "the supplied Kokkos lacks kokkos-3.4.01-view-size-64bit.patch";
+#endif
+  if (counts_right) {
+    const Views far =
+        make([](int k) { return reinterpret_cast<float*>(std::uintptr_t(k + 1) << 40); });
+    ASSERT_EQ(far.states_more.span(), elements + heads * d);
+    ASSERT_EQ(far.many.span(), elements);
+    using MergeAttn::Impl::describe_view;
+    const char* f = "MergeAttn::merge_attn_states";
+    const auto varlen = [&](const U3& s, const U2& l) {
+      MergeAttn::Impl::check_varlen_arguments(
+          "MergeAttn::merge_attn_states_varlen", describe_view("output", far.out),
+          describe_view("states_output", s), describe_view("states_lse", l),
+          describe_view("indptr", far.indptr), nullptr, false);
+    };
+    EXPECT_NO_THROW(varlen(far.states, far.lse));
+    EXPECT_NO_THROW(varlen(far.states_more, far.lse_more));
+    EXPECT_NO_THROW(MergeAttn::Impl::check_nway_arguments(
+        f, describe_view("output", far.out1), describe_view("states_output", far.many),
+        describe_view("states_lse", far.many_lse), nullptr, false));
+    const auto xd = describe_view("output", far.x);
+    EXPECT_NO_THROW(MergeAttn::Impl::check_merge_arguments(
+        f, xd, xd, describe_view("prefix_lse", far.pl), xd, describe_view("suffix_lse", far.sl),
+        nullptr, false));
+    return;
+  }
+  ASSERT_EQ(v.states.span(), 0u);
+  ASSERT_EQ(v.many.span(), 0u);
   expect_invalid_argument(
-      [&] { MergeAttn::merge_attn_states_varlen(E(), out, states, lse, indptr, ol); },
+      [&] { MergeAttn::merge_attn_states_varlen(E(), v.out, v.states, v.lse, v.indptr, v.ol); },
       {"'states_output'", "[1048576][16][256]", "4294967296 elements", "span as 0", "3.6.01"});
-  // N-way: 4096 states of [1][1][2^20].
-  constexpr std::size_t wide = std::size_t(1) << 20;
-  const U4 many(buf.data(), 4096, 1, 1, wide);
-  Out<E> out1("out1", 1, 1, wide);
-  Kokkos::View<float***, Kokkos::LayoutRight, Mem> many_lse("many_lse", 4096, 1, 1);
-  expect_invalid_argument([&] { MergeAttn::merge_attn_states(E(), out1, many, many_lse); },
+  expect_invalid_argument([&] { MergeAttn::merge_attn_states(E(), v.out1, v.many, v.many_lse); },
                           {"'states_output'", "span as 0"});
-  // Two states of [4096][1][2^20], in place on the prefix.
-  const U3 x(buf.data(), 4096, 1, wide);
-  Lse<E> pl("pl", 1, 4096), sl("sl", 1, 4096);
-  expect_invalid_argument([&] { MergeAttn::merge_attn_states(E(), x, x, pl, x, sl); },
+  expect_invalid_argument([&] { MergeAttn::merge_attn_states(E(), v.x, v.x, v.pl, v.x, v.sl); },
                           {"'output'", "span as 0"});
 }
 
@@ -166,8 +211,9 @@ TYPED_TEST(MergeBadInput, ExceptionComesBeforeAnyWrite) {
 }
 
 // The check itself, on any Kokkos: descriptions of Views of 2^32 elements whose span Kokkos reports
-// as 0 (what Kokkos before 3.6.01 gives such Views) are rejected, naming the argument; the same
-// descriptions with their span are not.
+// as 0 (what Kokkos before 3.6.01 gives such LayoutRight Views), or as anything short of what the
+// extents and strides need, are rejected, naming the argument; the same descriptions with their
+// span are not.
 TEST(MergeChecks, ViewWithoutMemoryForItsElementsIsRejected) {
   using MergeAttn::Impl::ViewDesc;
   // A LayoutRight View of `extents` at address `at` (never dereferenced; separate ranges, as the
@@ -203,6 +249,19 @@ TEST(MergeChecks, ViewWithoutMemoryForItsElementsIsRejected) {
   expect_invalid_argument(
       varlen, {"MergeAttn::merge_attn_states_varlen", "'states_output'", "[1048576][16][256]",
                "4294967296 elements", "span as 0", "3.6.01"});
+  // 2^32 + 4096 elements: a span of 4096, or of one element less than they need, is rejected too.
+  ViewDesc more = desc("states_output", 4, 1 * apart, {(1 << 20) + 1, 16, 256});
+  ViewDesc lse_more = desc("states_lse", 4, 3 * apart, {16, (1 << 20) + 1});
+  const auto varlen_more = [&] {
+    MergeAttn::Impl::check_varlen_arguments("MergeAttn::merge_attn_states_varlen", out, more,
+                                            lse_more, indptr, nullptr, false);
+  };
+  EXPECT_NO_THROW(varlen_more());
+  more.kokkos_span -= 1;
+  expect_invalid_argument(varlen_more, {"'states_output'", "[1048577][16][256]",
+                                        "4294971392 elements", "span as 4294971391"});
+  more.kokkos_span = 4096;
+  expect_invalid_argument(varlen_more, {"'states_output'", "4294971392 elements", "span as 4096"});
   // The output, the LSEs and the offsets too; an empty View (no elements) never.
   states.kokkos_span = std::size_t(1) << 32;
   for (ViewDesc* d : {&out, &lse, &indptr}) {

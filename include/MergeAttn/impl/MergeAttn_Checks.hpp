@@ -46,9 +46,10 @@ ViewDesc describe_view(const char* name, const View& v) {
   return d;
 }
 
-/// Every check below first throws std::invalid_argument for a View of elements whose span Kokkos
-/// reports as 0: Kokkos before 3.6.01 counts the elements of a View of three or more runtime
-/// extents in 32 bits, so one of a multiple of 2^32 elements is given no memory.
+/// Every check below first throws std::invalid_argument for a non-empty View whose span Kokkos
+/// reports as smaller than its extents and strides need (the largest extent times its stride):
+/// Kokkos before 3.6.01 counts the elements of a View of three or more runtime extents in 32 bits
+/// in places, so a LayoutRight one of a multiple of 2^32 elements has span 0 and no memory.
 ///
 /// Throws std::invalid_argument, naming `function`, the offending argument and the extents, when
 /// the outputs' extents differ, an LSE is not [num_heads][num_tokens] (or [num_tokens][num_heads]
