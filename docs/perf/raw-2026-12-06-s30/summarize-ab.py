@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
-"""Session 30: two benches in alternating passes (run-s30c.sh): for each entry the median over the
-passes of each bench's median time (µs) and pct_of_copy, and the time ratio M / L.
-   summarize-ab.py <dir with nway-<L|M>-<pass>.json, varlen-<L|M>-<pass>.json (or .json.gz)>"""
+"""Session 30: two benches in alternating passes (run-s30c.sh; session 37's run-s37.sh too): for each
+entry the median over the passes of each bench's median time (µs) and pct_of_copy, and the time
+ratio M / L; then the median ratio per group (kind, type, state count where the name has one,
+1-64 tokens or larger).
+   summarize-ab.py <dir with <merge|nway|varlen...>-<L|M>-<pass>.json (or .json.gz)>"""
 import glob, gzip, json, re, statistics, sys
 from collections import defaultdict
 
@@ -24,8 +26,10 @@ for name in sorted(vals):
     mp = statistics.median(x[1] for x in v["M"])
     print(f"{name:40s} {l:9.2f} {m:9.2f} {m / l:6.3f}  {lp:6.1f} {mp:6.1f}")
     parts = name.split("/")
-    small = "x32x128" in parts[3] and int(parts[3].split("x")[0]) <= 64
-    ratios[(parts[0], parts[1], parts[2], "1-64 tokens" if small else "larger")].append(m / l)
+    shape = next(p for p in parts if re.fullmatch(r"\d+x\d+x\d+", p))
+    small = int(shape.split("x")[0]) <= 64
+    states = [p for p in parts[2:] if re.fullmatch(r"S\d+", p)]
+    ratios[tuple(parts[:2] + states) + ("1-64 tokens" if small else "larger",)].append(m / l)
 print("\nmedian M / L per group (count):")
 for k in sorted(ratios):
     print(" ".join(k), f"{statistics.median(ratios[k]):.3f} ({len(ratios[k])})")
