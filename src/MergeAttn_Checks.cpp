@@ -23,23 +23,27 @@ std::string extents_string(const ViewDesc& d) {
   throw std::invalid_argument(s.str());
 }
 
-// A View whose span, as Kokkos reports it, is smaller than its extents and strides need: a
-// correct Kokkos reports at least the largest extent times its stride (exactly that for
-// LayoutStride, the padded element count for LayoutLeft and LayoutRight). Kokkos before 3.6.01
-// (kokkos/kokkos PR 4907) multiplies the extents of a View of three or more runtime extents in
-// 32-bit unsigned arithmetic in places: a LayoutRight View of a multiple of 2^32 elements has span
-// 0 and no memory while its extents and strides are right, and the merge would read and write
-// outside the memory. Any span short of what the extents need is rejected alike.
+// A View whose span, as Kokkos reports it, is smaller than any correct Kokkos reports for its
+// extents and strides. Kokkos' span is at least the smaller of two counts: the largest extent times
+// its stride (the span of Kokkos 3.4's LayoutStride; LayoutLeft and LayoutRight reach both counts,
+// more when padded) and the element range, one past the last element's offset (the required span
+// of an mdspan layout, which later Kokkos Views are built on). A strided View may have either one
+// smaller: a View of some of the heads has the range smaller, one with strides that do not nest the
+// largest product smaller. Kokkos before 3.6.01 (kokkos/kokkos PR 4907) multiplies the extents of a
+// View of three or more runtime extents in 32-bit unsigned arithmetic in places: a LayoutRight View
+// of a multiple of 2^32 elements has span 0 and no memory while its extents and strides are right,
+// and the merge would read and write outside the memory. Any other shortfall is rejected alike.
 void check_allocation(const char* function, const ViewDesc& d) {
   if (d.span_bytes == 0) return;  // no elements
   constexpr std::uint64_t most = std::numeric_limits<std::uint64_t>::max();
-  std::uint64_t need = 0, elements = 1;
+  std::uint64_t largest = 0, elements = 1;
   for (int r = 0; r < d.rank; ++r) {
     const auto e = static_cast<std::uint64_t>(d.extent[r]);
     const auto s = static_cast<std::uint64_t>(d.stride[r]);
-    need = std::max(need, s != 0 && e > most / s ? most : e * s);
+    largest = std::max(largest, s != 0 && e > most / s ? most : e * s);
     elements = elements != 0 && e > most / elements ? most : elements * e;
   }
+  const std::uint64_t need = std::min<std::uint64_t>(largest, d.span_bytes / d.value_size);
   if (static_cast<std::uint64_t>(d.kokkos_span) >= need) return;
   std::ostringstream s;
   s << extents_string(d) << " has " << elements << " elements but Kokkos reports its span as "

@@ -262,6 +262,40 @@ TEST(MergeChecks, ViewWithoutMemoryForItsElementsIsRejected) {
                                         "4294971392 elements", "span as 4294971391"});
   more.kokkos_span = 4096;
   expect_invalid_argument(varlen_more, {"'states_output'", "4294971392 elements", "span as 4096"});
+  // No false alarm on a strided View, whichever count a correct Kokkos reports as its span: 16 of
+  // 64 heads of packed states (strides [64 * 256][256][1]) with the span of Kokkos 3.4's
+  // LayoutStride (the largest extent times its stride) or of an mdspan layout (the element range,
+  // here the smaller); one element short of both is rejected. And strides that do not nest
+  // ([4][2] with strides [1][3]: the largest product 6, the range 7).
+  ViewDesc heads = desc("states_output", 4, 1 * apart, {1 << 20, 16, 256});
+  heads.stride[0] = 64 * 256;
+  const std::size_t largest = std::size_t(1 << 20) * 64 * 256;
+  const std::size_t range = (std::size_t(1 << 20) - 1) * 64 * 256 + 16 * 256;
+  heads.span_bytes = range * 4;
+  const auto varlen_heads = [&] {
+    MergeAttn::Impl::check_varlen_arguments("MergeAttn::merge_attn_states_varlen", out, heads, lse,
+                                            indptr, nullptr, false);
+  };
+  for (const std::size_t span : {largest, range}) {
+    heads.kokkos_span = span;
+    EXPECT_NO_THROW(varlen_heads()) << span;
+  }
+  heads.kokkos_span = range - 1;
+  EXPECT_THROW(varlen_heads(), std::invalid_argument);
+  ViewDesc odd = desc("prefix_lse", 4, 5 * apart, {4, 2});  // [num_heads][num_tokens]
+  odd.stride[0] = 1;
+  odd.stride[1] = 3;
+  odd.span_bytes = 7 * 4;
+  odd.kokkos_span = 6;
+  const ViewDesc two = desc("output", 4, 6 * apart, {2, 4, 64});
+  const ViewDesc suffix_lse = desc("suffix_lse", 4, 7 * apart, {4, 2});
+  const auto two_way = [&] {
+    MergeAttn::Impl::check_merge_arguments("MergeAttn::merge_attn_states", two, two, odd, two,
+                                           suffix_lse, nullptr, false);
+  };
+  EXPECT_NO_THROW(two_way());
+  odd.kokkos_span = 5;
+  expect_invalid_argument(two_way, {"'prefix_lse'", "[4][2]", "8 elements", "span as 5"});
   // The output, the LSEs and the offsets too; an empty View (no elements) never.
   states.kokkos_span = std::size_t(1) << 32;
   for (ViewDesc* d : {&out, &lse, &indptr}) {

@@ -47,8 +47,8 @@ ViewDesc describe_view(const char* name, const View& v) {
 }
 
 /// Every check below first throws std::invalid_argument for a non-empty View whose span Kokkos
-/// reports as smaller than its extents and strides need (the largest extent times its stride):
-/// Kokkos before 3.6.01 counts the elements of a View of three or more runtime extents in 32 bits
+/// reports as smaller than any correct Kokkos would (the smaller of the largest extent times its
+/// stride and the element range): Kokkos before 3.6.01 counts the elements of a View of three or more runtime extents in 32 bits
 /// in places, so a LayoutRight one of a multiple of 2^32 elements has span 0 and no memory.
 ///
 /// Throws std::invalid_argument, naming `function`, the offending argument and the extents, when
