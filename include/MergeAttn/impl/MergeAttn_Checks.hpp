@@ -48,8 +48,9 @@ ViewDesc describe_view(const char* name, const View& v) {
 
 /// Every check below first throws std::invalid_argument for a non-empty View whose span Kokkos
 /// reports as smaller than any correct Kokkos would (the smaller of the largest extent times its
-/// stride and the element range): Kokkos before 3.6.01 counts the elements of a View of three or more runtime extents in 32 bits
-/// in places, so a LayoutRight one of a multiple of 2^32 elements has span 0 and no memory.
+/// stride and the element range): Kokkos before 3.6.01 counts the elements of a View of three or
+/// more runtime extents in 32 bits in places, so a LayoutRight one of a multiple of 2^32 elements
+/// has span 0 and no memory.
 ///
 /// Throws std::invalid_argument, naming `function`, the offending argument and the extents, when
 /// the outputs' extents differ, an LSE is not [num_heads][num_tokens] (or [num_tokens][num_heads]
