@@ -240,10 +240,14 @@ TEST(MergeChecks, ViewWithoutMemoryForItsElementsIsRejected) {
   ViewDesc out = desc("output", 4, 2 * apart, {1, 16, 256});
   ViewDesc lse = desc("states_lse", 4, 3 * apart, {16, 1 << 20});
   ViewDesc indptr = desc("indptr", 8, 4 * apart, {2});
-  const auto varlen = [&] {
-    MergeAttn::Impl::check_varlen_arguments("MergeAttn::merge_attn_states_varlen", out, states, lse,
-                                            indptr, nullptr, false);
+  // The varlen check of packed states `s` with LSEs `l` (the output and the offsets as above).
+  const auto varlen_of = [&](const ViewDesc& s, const ViewDesc& l) {
+    return [&out, &indptr, &s, &l] {
+      MergeAttn::Impl::check_varlen_arguments("MergeAttn::merge_attn_states_varlen", out, s, l,
+                                              indptr, nullptr, false);
+    };
   };
+  const auto varlen = varlen_of(states, lse);
   EXPECT_NO_THROW(varlen());
   states.kokkos_span = 0;
   expect_invalid_argument(
@@ -252,10 +256,7 @@ TEST(MergeChecks, ViewWithoutMemoryForItsElementsIsRejected) {
   // 2^32 + 4096 elements: a span of 4096, or of one element less than they need, is rejected too.
   ViewDesc more = desc("states_output", 4, 1 * apart, {(1 << 20) + 1, 16, 256});
   ViewDesc lse_more = desc("states_lse", 4, 3 * apart, {16, (1 << 20) + 1});
-  const auto varlen_more = [&] {
-    MergeAttn::Impl::check_varlen_arguments("MergeAttn::merge_attn_states_varlen", out, more,
-                                            lse_more, indptr, nullptr, false);
-  };
+  const auto varlen_more = varlen_of(more, lse_more);
   EXPECT_NO_THROW(varlen_more());
   more.kokkos_span -= 1;
   expect_invalid_argument(varlen_more, {"'states_output'", "[1048577][16][256]",
@@ -272,10 +273,7 @@ TEST(MergeChecks, ViewWithoutMemoryForItsElementsIsRejected) {
   const std::size_t largest = std::size_t(1 << 20) * 64 * 256;
   const std::size_t range = (std::size_t(1 << 20) - 1) * 64 * 256 + 16 * 256;
   heads.span_bytes = range * 4;
-  const auto varlen_heads = [&] {
-    MergeAttn::Impl::check_varlen_arguments("MergeAttn::merge_attn_states_varlen", out, heads, lse,
-                                            indptr, nullptr, false);
-  };
+  const auto varlen_heads = varlen_of(heads, lse);
   for (const std::size_t span : {largest, range}) {
     heads.kokkos_span = span;
     EXPECT_NO_THROW(varlen_heads()) << span;
