@@ -36,15 +36,22 @@ std::string extents_string(const ViewDesc& d) {
 void check_allocation(const char* function, const ViewDesc& d) {
   if (d.span_bytes == 0) return;  // no elements
   constexpr std::uint64_t most = std::numeric_limits<std::uint64_t>::max();
-  std::uint64_t largest = 0, elements = 1;
+  const auto span = static_cast<std::uint64_t>(d.kokkos_span);
+  // Every call checks every View, so the usual case takes no division: a span covering the element
+  // range (span_bytes / value_size elements) is enough.
+  if (span <= most / 16 && d.value_size <= 16 && span * d.value_size >= d.span_bytes) return;
+  std::uint64_t largest = 0;
   for (int r = 0; r < d.rank; ++r) {
     const auto e = static_cast<std::uint64_t>(d.extent[r]);
     const auto s = static_cast<std::uint64_t>(d.stride[r]);
     largest = std::max(largest, s != 0 && e > most / s ? most : e * s);
+  }
+  if (span >= std::min<std::uint64_t>(largest, d.span_bytes / d.value_size)) return;
+  std::uint64_t elements = 1;
+  for (int r = 0; r < d.rank; ++r) {
+    const auto e = static_cast<std::uint64_t>(d.extent[r]);
     elements = elements != 0 && e > most / elements ? most : elements * e;
   }
-  const std::uint64_t need = std::min<std::uint64_t>(largest, d.span_bytes / d.value_size);
-  if (static_cast<std::uint64_t>(d.kokkos_span) >= need) return;
   std::ostringstream s;
   s << extents_string(d) << " has " << elements << " elements but Kokkos reports its span as "
     << d.kokkos_span
