@@ -5,9 +5,9 @@
 # 11 instead of 4-64):
 #   BUDGET=<seconds> [PASSES=n] bash .gpu-carry/run-s38.sh
 # 1. perf/h200_validate.sh on bin/tests.xz ($W/validate).
-# 2. PASSES (default 2) alternating passes L, M: the full grid's N-way entries, the varlen sweeps'
-#    built-in shapes ($W/ab), and benchV's forced and built-in shapes at 9-11 states from 2048 tokens
-#    ($W/abv), while the budget lasts.
+# 2. PASSES (default 2) alternating passes L, M, each while the budget lasts: benchV's forced and
+#    built-in shapes at 9-11 states from 2048 tokens ($W/abv), then the full grid's N-way entries,
+#    then the varlen sweeps' built-in shapes ($W/ab).
 # Everything into $OUT/s38.tgz, packed after each step.
 export LD_LIBRARY_PATH=$PWD/.gpu-carry/lib:/usr/local/cuda/lib64:$LD_LIBRARY_PATH
 t0=$(date +%s); budget=${BUDGET:-300}; W=/tmp/s38; rm -rf $W; mkdir -p $W/validate $W/ab $W/abv $W/bin
@@ -31,10 +31,16 @@ run() {
 }
 for pass in $(seq 1 ${PASSES:-2}); do
   for b in L M; do
-    run $b $W/ab/nway-$b-$pass --grid=full --benchmark_filter='^nway/' || break 2
-    run $b $W/ab/varlen-$b-$pass --sweep --benchmark_filter='^varlen-.*/auto' || break 2
     run V$b $W/abv/varlen-$b-$pass --sweep \
       --benchmark_filter='^varlen-(pairs|ragged)/float/S(9|10|11)/(2048|8192|16384)x' || break 2
+  done
+  pack
+  for b in L M; do
+    run $b $W/ab/nway-$b-$pass --grid=full --benchmark_filter='^nway/' || break 2
+  done
+  pack
+  for b in L M; do
+    run $b $W/ab/varlen-$b-$pass --sweep --benchmark_filter='^varlen-.*/auto' || break 2
   done
   pack
 done
