@@ -83,7 +83,6 @@ template <class PrefixView, class PrefixLseView, class SuffixView, class SuffixL
 struct TwoStates {
   using value_type = std::remove_cv_t<typename PrefixView::value_type>;
   static constexpr int fixed_count = 2;
-  static constexpr bool partial_batches = false;  // not used: two states take their own path
   static constexpr bool has_mask = !std::is_same<MaskView, NoMask>::value;
   PrefixView prefix;
   PrefixLseView prefix_lse;
